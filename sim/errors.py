@@ -1,0 +1,17 @@
+"""Exceptions with messages that say what was wrong and what is allowed."""
+
+
+class BidlabError(ValueError):
+    """Base of every user-facing error; the CLI prints it and exits with status 2."""
+
+
+class RuleError(BidlabError):
+    """An unknown rule key or a value outside its allowed range."""
+
+
+class StrategyError(BidlabError):
+    """An unknown strategy or policy, a bad seat, or a bad policy parameter."""
+
+
+class IllegalActionError(BidlabError):
+    """A policy returned an action that the rules do not allow."""

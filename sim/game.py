@@ -1,0 +1,34 @@
+"""What a game package provides to the runner, the CLI and the analysis."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from sim.rules import RuleKey, Rules
+
+Columns = dict[str, np.ndarray]
+"""One table's columns, equal-length arrays; nullable integers use -1 and a mask later."""
+
+Policies = Mapping[str, tuple[np.ndarray, np.ndarray]]
+"""Per decision kind: (policy id per seat, parameter matrix seats x params)."""
+
+
+@dataclass(frozen=True)
+class Game:
+    """A game's entry points. ``run_chunk`` returns tables by name; the ``seats`` table
+    always has the columns ``match, seat, score, win``."""
+
+    name: str
+    title: str
+    rule_keys: tuple[RuleKey, ...]
+    make_rules: Callable[[Mapping[str, Any] | None], Rules]
+    n_seats: Callable[[Rules], int]
+    run_chunk: Callable[..., dict[str, Columns]]
+    trace: Callable[..., dict]
+    replay: Callable[[dict], dict]
+    tables: Mapping[str, str]
+    """Table name -> one line on what a row is; ``seats`` always, others with detail."""

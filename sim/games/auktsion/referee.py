@@ -1,0 +1,2 @@
+def replay(trace: dict) -> dict:
+    raise NotImplementedError

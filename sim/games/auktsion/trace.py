@@ -1,0 +1,60 @@
+"""One auktsion match as a JSON hand history (field names from ``rules/auktsion.md``)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from sim.cards import RANKS, format_cards
+from sim.game import Policies
+from sim.games.auktsion.engine import play_one
+from sim.rules import Rules
+from strategies.auktsion import PASS
+
+
+def trace(rules: Rules, policies: Policies, labels: tuple[str, ...], seed: int,
+          index: int) -> dict:
+    a, calls, decks = play_one(rules, policies, labels, seed, index)
+    n = rules.players
+    first = 1 if n == 3 else 0
+    per = (52 - 4 * first) // n
+    cursor = 0
+    deals = []
+    for d in range(rules.deals_per_match):
+        deck = decks[d][: per * n]
+        lots = []
+        for r in range(first, 13):
+            k = int(a["lot_calls"][0, d, r])
+            buyer = int(a["lot_buyer"][0, d, r])
+            lots.append({
+                "rank": RANKS[r],
+                "starter": int(a["lot_starter"][0, d, r]),
+                "calls": [{"seat": int(s), "bid": None if b == PASS else int(b)}
+                          for s, b in calls[cursor:cursor + k]],
+                "buyer": buyer if buyer >= 0 else None,
+                "price": int(a["lot_price"][0, d, r]) if buyer >= 0 else None,
+            })
+            cursor += k
+        money_start = a["deal_money"][0, d].tolist()
+        spent = a["deal_spent"][0, d].tolist()
+        deals.append({
+            "dealer": (rules.first_dealer + d) % n,
+            "hands": [format_cards(np.sort(deck[s * per:(s + 1) * per])) for s in range(n)],
+            "hand_points": a["deal_hand"][0, d].tolist(),
+            "money_start": money_start,
+            "lots": lots,
+            "scores": a["deal_score"][0, d].tolist(),
+            "spent": spent,
+            "money_end": [m - x for m, x in zip(money_start, spent)],
+        })
+    totals = [float(x) for x in a["score"][0]]
+    best = max(totals)
+    return {
+        "game": "auktsion",
+        "rules": rules.to_json(),
+        "seed": seed,
+        "index": index,
+        "strategies": list(labels),
+        "deals": deals,
+        "totals": totals,
+        "winners": [s for s, t in enumerate(totals) if t == best],
+    }

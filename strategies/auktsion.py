@@ -1,0 +1,141 @@
+"""auktsion bidding policies.
+
+Each policy answers two questions, both from the seat's observation vector (layout in
+``sim/games/auktsion/obs.py``), its parameter vector and its own random stream:
+
+- ``ceiling``: the highest price it will pay for the lot now open in the open form, or
+  ``ASK`` if it decides call by call. A policy with a ceiling bids the smallest legal
+  bid whenever that is within its ceiling and its money, and passes otherwise; the
+  kernel applies that rule itself, so a lot between ceiling policies costs no policy
+  call per turn (the ceiling is fixed for the lot: nothing it depends on changes
+  before the lot is sold).
+- ``decide``: one call -- a bid in coins, or ``PASS``. Used for every sealed bid and
+  for every open call of an ``ASK`` policy.
+
+Policies are dispatched by integer id (one branch per policy): measured with numba,
+this compiles once, loads from the disk cache and runs faster than first-class
+function arguments, which would also recompile on every run.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from sim.games.auktsion import obs as O
+from sim.rng import below, uniform
+from strategies.base import GameStrategies, Param, Policy
+
+PASS = -1
+ASK = -2
+
+PASSIVE, RANDOM, VALUE, BUDGET = range(4)
+
+POLICIES = (
+    Policy("passive", "bid", PASSIVE, "never bids"),
+    Policy("random", "bid", RANDOM, "random legal calls: bids with probability p_bid, "
+           "a uniform amount from the smallest legal bid up to max_jump coins more", (
+               Param("p_bid", 0.3, 0.0, 1.0, "probability of bidding when a bid is legal"),
+               Param("max_jump", 3, 0, 1000, "largest jump above the smallest legal bid",
+                     integer=True),
+           )),
+    Policy("value", "bid", VALUE, "bids up to multiple x the lot's points to it "
+           "(sealed: bids that much)", (
+               Param("multiple", 1.0, 0.0, 20.0, "coins per point of the lot's value"),
+           )),
+    Policy("budget", "bid", BUDGET,
+           "prices points by its money per point still to come: (money + expected income) / "
+           "(its points in lots to come + future deals' points), times aggression; never pays "
+           "more than a coin is worth at the end (leftover_value) or than needed to outbid the "
+           "richest rival; sealed bids are shaded", (
+               Param("aggression", 1.0, 0.0, 5.0, "multiplies the coins-per-point price"),
+               Param("future_weight", 1.0, 0.0, 2.0,
+                     "weight of the points expected in later deals of the match"),
+               Param("shade", 0.8, 0.0, 1.0, "sealed form: fraction of the ceiling bid"),
+           )),
+)
+
+STRATEGIES = GameStrategies("auktsion", ("bid",), POLICIES, default="budget")
+
+
+@njit(cache=True, _nrt=False)
+def smallest_bid(o):
+    """Smallest legal bid now (A8): min_bid, and price + min_raise once there is a price."""
+    lo = o[O.MIN_BID]
+    if o[O.HIGH_BIDDER] >= 0:
+        lo = max(lo, o[O.PRICE] + o[O.MIN_RAISE])
+    return np.int64(lo)
+
+
+@njit(cache=True, _nrt=False)
+def richest_rival(o):
+    best = 0.0
+    seat = np.int64(o[O.SEAT])
+    for s in range(np.int64(o[O.PLAYERS])):
+        if s != seat:
+            best = max(best, o[O.MONEY + s])
+    return best
+
+
+@njit(cache=True, _nrt=False)
+def budget_ceiling(o, p):
+    seat = np.int64(o[O.SEAT])
+    lot = np.int64(o[O.LOT])
+    value = o[O.OWN_VALUE + lot]
+    money = o[O.MONEY + seat]
+    if value <= 0.0 or money <= 0.0:
+        return 0.0
+    points_to_come = 0.0
+    for r in range(lot, O.N_RANKS):
+        points_to_come += o[O.OWN_VALUE + r]
+    coins = money
+    if o[O.CARRY_MONEY] > 0:
+        # Later deals bring a hand of average points and the coins it is short of.
+        later = o[O.DEALS] - o[O.DEAL] - 1
+        per_hand = o[O.DECK_POINTS] / o[O.PLAYERS]
+        points_to_come += p[1] * later * per_hand
+        coins += later * max(0.0, o[O.START_MONEY] - per_hand)
+    worth = p[0] * value * coins / points_to_come
+    if o[O.LEFTOVER_VALUE] > 0.0:
+        worth = min(worth, value / o[O.LEFTOVER_VALUE])
+    # Outbidding the richest rival by one raise wins the lot whatever he does.
+    return min(worth, money, richest_rival(o) + o[O.MIN_RAISE])
+
+
+@njit(cache=True, _nrt=False)
+def ceiling(pid, o, p, rng):
+    """Highest open-form price the policy pays for this lot, or ASK."""
+    if pid == PASSIVE:
+        return np.int64(0)
+    if pid == VALUE:
+        return np.int64(np.floor(p[0] * o[O.OWN_VALUE + np.int64(o[O.LOT])]))
+    if pid == BUDGET:
+        return np.int64(np.floor(budget_ceiling(o, p)))
+    return np.int64(ASK)
+
+
+@njit(cache=True, _nrt=False)
+def random_call(o, p, rng):
+    lo = smallest_bid(o)
+    money = np.int64(o[O.MONEY + np.int64(o[O.SEAT])])
+    if lo > money or uniform(rng) >= p[0]:
+        return np.int64(PASS)
+    hi = min(money, lo + np.int64(p[1]))
+    return lo + below(rng, hi - lo + 1)
+
+
+@njit(cache=True, _nrt=False)
+def decide(pid, o, p, rng):
+    """One call: a bid in coins or PASS."""
+    if pid == RANDOM:
+        return random_call(o, p, rng)
+    lo = smallest_bid(o)
+    money = np.int64(o[O.MONEY + np.int64(o[O.SEAT])])
+    if o[O.SEALED] > 0:
+        top = ceiling(pid, o, p, rng)
+        if pid == BUDGET:
+            top = np.int64(np.floor(p[2] * budget_ceiling(o, p)))
+        top = min(top, money)
+        return top if top >= lo else np.int64(PASS)
+    top = ceiling(pid, o, p, rng)
+    return lo if lo <= top and lo <= money else np.int64(PASS)

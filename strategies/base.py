@@ -1,0 +1,199 @@
+"""Policies, their parameters, and strategies (one policy per decision kind).
+
+A policy is identified inside a kernel by an integer id; its parameters travel as a
+float64 vector, so tuning a parameter never recompiles anything.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from sim.errors import StrategyError
+
+
+@dataclass(frozen=True)
+class Param:
+    """A named, bounded policy parameter."""
+
+    name: str
+    default: float
+    lo: float
+    hi: float
+    doc: str
+    integer: bool = False
+
+    def parse(self, text: str | float, policy: str) -> float:
+        try:
+            value = float(text)
+        except (TypeError, ValueError):
+            raise StrategyError(f"policy {policy!r} parameter {self.name}={text!r}: "
+                                f"expected a number in {self.lo:g}..{self.hi:g}") from None
+        if self.integer and not value.is_integer():
+            raise StrategyError(f"policy {policy!r} parameter {self.name}={text!r}: "
+                                f"expected a whole number in {self.lo:g}..{self.hi:g}")
+        if not (math.isfinite(value) and self.lo <= value <= self.hi):
+            raise StrategyError(f"policy {policy!r} parameter {self.name}={text!r} is out of "
+                                f"range: allowed {self.lo:g}..{self.hi:g} ({self.doc})")
+        return value
+
+
+@dataclass(frozen=True)
+class Policy:
+    """One way to make one kind of decision; ``pid`` is its id inside the kernel."""
+
+    name: str
+    decision: str
+    pid: int
+    doc: str
+    params: tuple[Param, ...] = ()
+
+    def defaults(self) -> tuple[float, ...]:
+        return tuple(p.default for p in self.params)
+
+    def param(self, name: str) -> Param:
+        for p in self.params:
+            if p.name == name:
+                return p
+        known = ", ".join(p.name for p in self.params) or "none"
+        raise StrategyError(f"policy {self.name!r} has no parameter {name!r}; its parameters: {known}")
+
+
+@dataclass(frozen=True)
+class Strategy:
+    """One policy (with parameter values) per decision kind of a game."""
+
+    choices: tuple[tuple[Policy, tuple[float, ...]], ...]
+
+    @property
+    def label(self) -> str:
+        """Canonical text: policy names joined by ``+``, then non-default parameters."""
+        names = "+".join(p.name for p, _ in self.choices)
+        changed = [f"{prm.name}={_fmt(v)}" for p, values in self.choices
+                   for prm, v in zip(p.params, values) if v != prm.default]
+        return names + (":" + ",".join(changed) if changed else "")
+
+    def policy(self, decision: str) -> tuple[Policy, tuple[float, ...]]:
+        for p, values in self.choices:
+            if p.decision == decision:
+                return p, values
+        raise KeyError(decision)
+
+    def to_json(self) -> dict:
+        return {p.decision: {"policy": p.name, "params": {prm.name: v for prm, v in zip(p.params, values)}}
+                for p, values in self.choices}
+
+
+def _fmt(v: float) -> str:
+    return str(int(v)) if float(v).is_integer() else repr(float(v))
+
+
+@dataclass(frozen=True)
+class GameStrategies:
+    """The policies a game offers, in kernel id order per decision kind."""
+
+    game: str
+    decisions: tuple[str, ...]
+    policies: tuple[Policy, ...]
+    default: str
+    bundles: dict[str, str] = field(default_factory=dict)
+
+    def by_name(self, name: str) -> Policy:
+        for p in self.policies:
+            if p.name == name:
+                return p
+        names = ", ".join([p.name for p in self.policies] + list(self.bundles))
+        raise StrategyError(f"unknown {self.game} policy {name!r}; known: {names} "
+                            f"(see `bidlab policies {self.game}`)")
+
+    def parse(self, text: str) -> Strategy:
+        """``NAME[+NAME...][:param=value,...]`` -> Strategy; one policy per decision kind."""
+        names, _, args = text.strip().partition(":")
+        names = self.bundles.get(names, names)
+        chosen = [self.by_name(n.strip()) for n in names.split("+")]
+        by_decision = {p.decision: p for p in chosen}
+        if len(by_decision) != len(chosen):
+            raise StrategyError(f"strategy {text!r} names two policies for the same decision")
+        for d in self.decisions:
+            if d not in by_decision:
+                by_decision[d] = self.by_name(self._default_for(d))
+        values = {p.name: list(p.defaults()) for p in by_decision.values()}
+        for item in filter(None, (a.strip() for a in args.split(","))):
+            key, sep, val = item.partition("=")
+            if not sep:
+                raise StrategyError(f"strategy {text!r}: parameter {item!r} must be name=value")
+            owner = self._owner(key.strip(), list(by_decision.values()), text)
+            i = [p.name for p in owner.params].index(key.strip().split(".")[-1])
+            values[owner.name][i] = owner.params[i].parse(val, owner.name)
+        return Strategy(tuple((by_decision[d], tuple(values[by_decision[d].name]))
+                              for d in self.decisions))
+
+    def _default_for(self, decision: str) -> str:
+        default = self.bundles.get(self.default, self.default)
+        for name in default.split("+"):
+            if self.by_name(name).decision == decision:
+                return name
+        raise StrategyError(f"no default {decision} policy for {self.game}")
+
+    @staticmethod
+    def _owner(key: str, chosen: list[Policy], text: str) -> Policy:
+        policy_name, _, param = key.rpartition(".")
+        owners = [p for p in chosen if (not policy_name or p.name == policy_name)
+                  and any(q.name == param for q in p.params)]
+        if len(owners) == 1:
+            return owners[0]
+        if not owners:
+            known = ", ".join(f"{p.name}.{q.name}" for p in chosen for q in p.params) or "none"
+            raise StrategyError(f"strategy {text!r}: no policy in it has a parameter {key!r}; "
+                                f"parameters: {known}")
+        raise StrategyError(f"strategy {text!r}: parameter {key!r} is ambiguous; write "
+                            f"POLICY.{param}")
+
+
+@dataclass(frozen=True)
+class SeatAssignment:
+    """Strategies per seat, packed for a kernel: per decision kind an id vector and a
+    parameter matrix (seats x longest parameter list)."""
+
+    strategies: tuple[Strategy, ...]
+
+    @property
+    def labels(self) -> tuple[str, ...]:
+        return tuple(s.label for s in self.strategies)
+
+    def ids(self, decision: str) -> np.ndarray:
+        return np.array([s.policy(decision)[0].pid for s in self.strategies], dtype=np.int64)
+
+    def params(self, decision: str) -> np.ndarray:
+        rows = [s.policy(decision)[1] for s in self.strategies]
+        out = np.zeros((len(rows), max(1, max(map(len, rows)))), dtype=np.float64)
+        for i, r in enumerate(rows):
+            out[i, :len(r)] = r
+        return out
+
+    def to_json(self) -> list[dict]:
+        return [{"seat": i, "label": s.label, **s.to_json()} for i, s in enumerate(self.strategies)]
+
+
+def assign_seats(game: GameStrategies, n_seats: int, specs: list[str] | None) -> SeatAssignment:
+    """Parse ``SEAT=STRATEGY`` items (``all=`` sets every seat; later items win over
+    earlier ones); seats nobody names get the game's default strategy."""
+    seats: list[Strategy | None] = [None] * n_seats
+    for item in specs or []:
+        seat, sep, spec = item.partition("=")
+        if not sep:
+            raise StrategyError(f"--strategy {item!r}: write SEAT=NAME, e.g. 0={game.default} "
+                                f"or all={game.default}")
+        seat = seat.strip().lower()
+        strategy = game.parse(spec)
+        if seat == "all":
+            seats = [strategy] * n_seats
+        elif seat.isdigit() and int(seat) < n_seats:
+            seats[int(seat)] = strategy
+        else:
+            raise StrategyError(f"--strategy {item!r}: seat {seat!r} does not exist; seats are "
+                                f"0..{n_seats - 1} or 'all'")
+    default = game.parse(game.default)
+    return SeatAssignment(tuple(s or default for s in seats))
