@@ -32,3 +32,5 @@ class Game:
     replay: Callable[[dict], dict]
     tables: Mapping[str, str]
     """Table name -> one line on what a row is; ``seats`` always, others with detail."""
+    summary_metrics: tuple[str, ...] = ("score", "win")
+    """Columns of the ``seats`` table that a run summary reports per strategy and seat."""

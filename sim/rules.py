@@ -136,6 +136,8 @@ class Rules(Mapping[str, Any]):
         return self._values[name]
 
     def __getattr__(self, name: str) -> Any:
+        if name.startswith("_"):  # keeps copy and pickle away from the rule values
+            raise AttributeError(name)
         try:
             return self._values[name]
         except KeyError:

@@ -20,4 +20,5 @@ GAME = Game(
         "deals": "one row per match, deal and seat: money at the start, hand points, points, spent",
         "lots": "one row per match, deal and lot: rank, starter, buyer, price, buyer's value, calls",
     },
+    summary_metrics=("score", "win", "money_spent"),
 )

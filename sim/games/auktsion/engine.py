@@ -80,8 +80,11 @@ def run_chunk(rules: Rules, policies: Policies, labels: tuple[str, ...], seed: i
             "match": np.repeat(match, deals * lots),
             "deal": np.tile(np.repeat(np.arange(deals, dtype=np.int16), lots), count),
             "rank": np.tile(np.arange(first, 13, dtype=np.int8), count * deals),
-            "starter": a["lot_starter"][sl].ravel(), "buyer": a["lot_buyer"][sl].ravel(),
-            "price": a["lot_price"][sl].ravel(), "buyer_value": a["lot_value"][sl].ravel(),
+            "starter": a["lot_starter"][sl].ravel(),
+            # An unsold lot has no buyer, price or buyer's value: nulls in the table.
+            "buyer": np.ma.masked_less(a["lot_buyer"][sl].ravel(), 0),
+            "price": np.ma.masked_less(a["lot_price"][sl].ravel(), 0),
+            "buyer_value": np.ma.masked_less(a["lot_value"][sl].ravel(), 0),
             "calls": a["lot_calls"][sl].ravel(),
         }
     return tables

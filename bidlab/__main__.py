@@ -1,0 +1,3 @@
+from bidlab.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,204 @@
+"""The ``bidlab`` command line: a thin layer over :mod:`bidlab.api`."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import textwrap
+
+EXAMPLES = """\
+examples:
+  bidlab games                                  # the games
+  bidlab games auktsion                         # its rule keys (house variants)
+  bidlab policies auktsion                      # its policies and their parameters
+  bidlab simulate auktsion -n 100000 --seed 1
+  bidlab simulate auktsion -n 100000 --strategy all=budget --strategy 0=value:multiple=1.5
+  bidlab simulate auktsion -n 1000000 --rule players=3 --rule auction_form=sealed \\
+      --out results.parquet --detail
+  bidlab trace auktsion --seed 1 --index 7      # the hand history of match 7 of that run
+"""
+
+STRATEGY_HELP = """SEAT=NAME[:param=value,...]; SEAT is a seat number or 'all'; later
+items override earlier ones; unnamed seats get the game's default strategy
+(see `bidlab policies GAME`). Repeatable."""
+
+
+def _common_game_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("game", help="game name (see `bidlab games`)")
+    p.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    p.add_argument("--rule", action="append", metavar="KEY=VALUE",
+                   help="a house rule, e.g. --rule players=3 (see `bidlab games GAME`); repeatable")
+    p.add_argument("--rules", metavar="FILE.toml", help="house rules from a TOML file of key = value "
+                   "lines (--rule items override it)")
+    p.add_argument("--strategy", action="append", metavar="SEAT=SPEC", help=STRATEGY_HELP)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="bidlab", formatter_class=argparse.RawDescriptionHelpFormatter,
+        description="Monte Carlo strategy analysis for auction card games: simulate millions "
+                    "of matches under pluggable bidding strategies and summarize equity and "
+                    "win rates with 95%% intervals.", epilog=EXAMPLES)
+    parser.add_argument("--version", action="version", version=f"bidlab {_version()}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    p = sub.add_parser("games", help="list the games, or the rule keys of one game",
+                       description="Without GAME: the games. With GAME: its rule keys "
+                                   "(house variants), defaults and allowed values.")
+    p.add_argument("game", nargs="?")
+
+    p = sub.add_parser("policies", help="the policies of a game and their parameters",
+                       description="Policies of GAME, their parameters with defaults and "
+                                   "bounds. Use them as --strategy SEAT=NAME:param=value.")
+    p.add_argument("game")
+
+    p = sub.add_parser(
+        "simulate", help="simulate N matches and print a summary",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        description="Play N matches (match i depends only on the seed and i, so every run "
+                    "and every strategy sees the same deals) and print per strategy and seat "
+                    "the mean match score and win share with 95% intervals.",
+        epilog=EXAMPLES)
+    _common_game_options(p)
+    p.add_argument("-n", type=int, default=100_000, help="number of matches (default 100000)")
+    p.add_argument("--out", metavar="PATH.parquet", help="write one row per match and seat "
+                   "(columns match, seat, strategy, score, win, ...) to this Parquet file, "
+                   "streamed chunk by chunk; provenance is in the file's metadata")
+    p.add_argument("--detail", action="store_true", help="with --out, also write the game's "
+                   "other tables next to it (auktsion: PATH.deals.parquet, PATH.lots.parquet)")
+    p.add_argument("--threads", type=int, metavar="T", help="numba threads in this process "
+                   "(default: all cores)")
+    p.add_argument("--chunk-size", type=int, default=None, metavar="C",
+                   help="matches per chunk, a multiple of 1024 (default 32768)")
+    where = p.add_mutually_exclusive_group()
+    where.add_argument("--workers", type=int, metavar="N",
+                       help="run chunks on a local Dask cluster of N worker processes")
+    where.add_argument("--scheduler", metavar="ADDRESS",
+                       help="run chunks on an existing Dask cluster, e.g. tcp://host:8786 "
+                            "(bidlab of the same version must be installed on its workers)")
+    p.add_argument("--json", action="store_true", help="print the summary as JSON")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+
+    p = sub.add_parser("trace", help="print the JSON hand history of one match",
+                       description="Print match INDEX of the run with SEED as JSON: hands, "
+                                   "every call, every score (the same match `simulate` plays "
+                                   "with the same seed, rules and strategies).")
+    _common_game_options(p)
+    p.add_argument("--index", type=int, default=0, help="match index (default 0)")
+    p.add_argument("--check", action="store_true",
+                   help="also replay it through the plain-Python referee")
+    return parser
+
+
+def _version() -> str:
+    from sim.runner import version
+    return version()
+
+
+def _print_table(frame, out=sys.stdout) -> None:
+    """Left-aligned text table (pandas right-aligns text, which reads badly here)."""
+    cells = [list(frame.columns)] + frame.astype(str).values.tolist()
+    widths = [max(len(row[i]) for row in cells) for i in range(len(cells[0]))]
+    for row in cells:
+        print("  ".join(c.ljust(w) for c, w in zip(row, widths)).rstrip(), file=out)
+
+
+def cmd_games(args) -> None:
+    from bidlab import api
+    if args.game:
+        print(f"{args.game}: rule keys (set with --rule KEY=VALUE)\n")
+        _print_table(api.rule_keys(args.game))
+    else:
+        for name, title in api.games().items():
+            print(f"{name:10s} {title}")
+        print("\n`bidlab games GAME` lists its rule keys; `bidlab policies GAME` its policies.")
+
+
+def cmd_policies(args) -> None:
+    from bidlab import api
+    print(f"{args.game}: policies (use as --strategy SEAT=NAME:param=value,...)")
+    for row in api.policies(args.game).itertuples():
+        if row.policy:
+            print(f"\n{row.decision}: {row.policy}")
+            print(textwrap.fill(row.meaning, 96, initial_indent="    ", subsequent_indent="    "))
+        else:
+            print(f"    {row.param} = {row.default}  ({row.range}): {row.meaning}")
+
+
+def _rules(args) -> dict[str, str]:
+    from sim.rules import parse_assignments
+    return parse_assignments(args.rule)
+
+
+def cmd_simulate(args) -> None:
+    from bidlab import api
+    from sim.runner import DEFAULT_CHUNK
+    run = None
+    try:
+        run = api.simulate(args.game, args.n, seed=args.seed, rules=_rules(args),
+                           rules_file=args.rules, strategies=args.strategy, out=args.out,
+                           detail=args.detail, chunk_size=args.chunk_size or DEFAULT_CHUNK,
+                           threads=args.threads, workers=args.workers, scheduler=args.scheduler,
+                           progress=False if args.no_progress else None)
+    except KeyboardInterrupt:
+        if args.out:
+            print(f"interrupted: {args.out} holds every chunk completed before the stop",
+                  file=sys.stderr)
+        raise SystemExit(130) from None
+    if args.json:
+        print(json.dumps({"provenance": run.provenance,
+                          "summary": json.loads(run.summary.to_json(orient="records"))}, indent=1))
+        return
+    print(format_summary(run))
+    if args.out:
+        print(f"\nresults: {args.out}" + (" (+ detail tables next to it)" if args.detail else ""))
+
+
+def format_summary(run) -> str:
+    """The summary as a human-readable table."""
+    p = run.provenance
+    rules = ", ".join(f"{k}={json.dumps(v).replace(' ', '')}" for k, v in p["rules"].items())
+    lines = [f"{p['game']}: {run.completed:,} matches, seed {p['seed']}, "
+             f"{p['seconds']:.1f} s", textwrap.fill(f"rules: {rules}", 100,
+                                                     subsequent_indent="  "), ""]
+    frame = run.summary.copy()
+    shown = {"by": frame["by"], "name": frame["name"], "matches": frame["matches"]}
+    for m in [c for c in frame.columns if c + "_lo" in frame.columns]:
+        fmt = "{:.3f}" if m == "win" else "{:.2f}"
+        title = {"win": "win share", "score": "match score"}.get(m, m.replace("_", " "))
+        shown[title] = [f"{fmt.format(v)} [{fmt.format(lo)}, {fmt.format(hi)}]"
+                        for v, lo, hi in zip(frame[m], frame[m + "_lo"], frame[m + "_hi"])]
+    import pandas as pd
+    lines.append(pd.DataFrame(shown).to_string(index=False))
+    lines.append("\nmeans with 95% intervals [low, high]; win share: ties split; a strategy "
+                 "in several seats is averaged over its seats per match")
+    return "\n".join(lines)
+
+
+def cmd_trace(args) -> None:
+    from bidlab import api
+    result = api.trace(args.game, seed=args.seed, index=args.index, rules=_rules(args),
+                       rules_file=args.rules, strategies=args.strategy, check=args.check)
+    print(json.dumps(result, indent=1))
+    if args.check:
+        print("referee: every call and every score checks out", file=sys.stderr)
+
+
+COMMANDS = {"games": cmd_games, "policies": cmd_policies, "simulate": cmd_simulate,
+            "trace": cmd_trace}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        parser.print_help()
+        return 2
+    from sim.errors import BidlabError
+    try:
+        COMMANDS[args.command](args)
+    except BidlabError as e:
+        print(f"bidlab {args.command}: error: {e}", file=sys.stderr)
+        return 2
+    return 0

@@ -1,0 +1,166 @@
+"""Run many matches: chunking, seeding, threads, Dask, progress, streaming.
+
+Matches are played in chunks ``[start, start + count)``. A chunk is played by the
+game's kernel, with numba threads inside this process, or on a Dask cluster
+(``workers`` starts a local one, ``scheduler`` joins an existing one). Completed chunks
+reach the sinks strictly in match order, whatever order they finish in, with a bounded
+number in flight, so memory stays flat as ``n`` grows. Match ``i`` depends only on
+``(seed, i)``, the rules and the policies: results are bitwise identical for any
+chunk size, thread count, worker count or machine.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+import numba
+
+from sim.errors import BidlabError
+from sim.game import Columns, Policies
+from sim.games import get_game
+
+DEFAULT_CHUNK = 1 << 15
+BLOCK = 1024
+"""Chunk sizes are multiples of this, so reductions over fixed blocks of matches are
+the same in any chunking (see ``analysis.summary``)."""
+
+
+def version() -> str:
+    from importlib.metadata import PackageNotFoundError
+    from importlib.metadata import version as _v
+    try:
+        return _v("bidlab")
+    except PackageNotFoundError:  # running from a source tree
+        return "0+unknown"
+
+
+@dataclass(frozen=True)
+class Job:
+    """Everything that determines the results of a run, and nothing else."""
+
+    game: str
+    rules: dict[str, Any]
+    policies: Policies
+    labels: tuple[str, ...]
+    seed: int
+    n: int
+    detail: bool = False
+
+    def chunks(self, chunk_size: int) -> Iterator[tuple[int, int]]:
+        for start in range(0, self.n, chunk_size):
+            yield start, min(chunk_size, self.n - start)
+
+
+class Sink(Protocol):
+    def add(self, start: int, tables: dict[str, Columns]) -> None: ...
+
+
+def play_chunk(job: Job, start: int, count: int, threads: int | None = None
+               ) -> tuple[str, dict[str, Columns]]:
+    """Play one chunk here; returns (package version, tables). Runs on Dask workers too."""
+    if threads:
+        numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))
+    game = get_game(job.game)
+    rules = game.make_rules(job.rules)
+    return version(), game.run_chunk(rules, job.policies, job.labels, job.seed, start, count,
+                                     job.detail)
+
+
+def check_chunk_size(chunk_size: int) -> int:
+    if chunk_size <= 0 or chunk_size % BLOCK:
+        raise BidlabError(f"chunk size {chunk_size} is not allowed: use a positive multiple of "
+                          f"{BLOCK} (so summaries are identical in every chunking)")
+    return chunk_size
+
+
+def run(job: Job, sinks: Sequence[Sink], *, chunk_size: int = DEFAULT_CHUNK,
+        threads: int | None = None, workers: int | None = None, scheduler: str | None = None,
+        progress: bool | None = None) -> int:
+    """Play ``job`` and feed every chunk to every sink, in match order.
+
+    Returns the number of matches completed (``job.n`` unless interrupted: then the
+    exception propagates after the sinks have received every chunk completed before it).
+    ``progress=None`` shows a bar only on a terminal.
+    """
+    from tqdm.auto import tqdm
+
+    check_chunk_size(chunk_size)
+    if workers is not None and scheduler is not None:
+        raise BidlabError("give either --workers (a local Dask cluster) or --scheduler "
+                          "(an existing one), not both")
+    bar = tqdm(total=job.n, unit="match", unit_scale=True, disable=None if progress is None
+               else not progress, desc=f"{job.game}", leave=False, dynamic_ncols=True)
+    done = 0
+    try:
+        if workers is None and scheduler is None:
+            if threads:
+                numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))
+            chunks = (play_chunk(job, s, c) + (s, c) for s, c in job.chunks(chunk_size))
+        else:
+            chunks = _dask_chunks(job, chunk_size, workers, scheduler, threads)
+        for worker_version, tables, start, count in chunks:
+            if worker_version != version():
+                raise BidlabError(f"a worker runs bidlab {worker_version} but this process runs "
+                                  f"{version()}: results would not be reproducible; install the "
+                                  f"same version everywhere")
+            for sink in sinks:
+                sink.add(start, tables)
+            done += count
+            bar.update(count)
+    finally:
+        bar.close()
+    return done
+
+
+def _dask_chunks(job: Job, chunk_size: int, workers: int | None, scheduler: str | None,
+                 threads: int | None) -> Iterator[tuple[str, dict[str, Columns], int, int]]:
+    """Chunks played on a Dask cluster, yielded in match order with a bounded number
+    of chunks in flight."""
+    try:
+        from distributed import Client, LocalCluster, as_completed
+    except ImportError:  # pragma: no cover - a dependency
+        raise BidlabError("--workers/--scheduler need dask.distributed: pip install "
+                          "'dask[distributed]'") from None
+    cluster = None
+    if workers is not None:
+        if workers < 1:
+            raise BidlabError(f"--workers {workers}: give at least 1 worker process")
+        threads = threads or max(1, (os.cpu_count() or 1) // workers)
+        cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                               dashboard_address=None)
+        client = Client(cluster)
+    else:
+        try:
+            client = Client(scheduler, timeout="20s")
+        except OSError as e:
+            raise BidlabError(f"cannot reach the Dask scheduler at {scheduler!r}: {e}") from None
+    try:
+        n_workers = max(1, len(client.scheduler_info().get("workers", {})))
+        window = 2 * n_workers
+        pending = list(job.chunks(chunk_size))
+        futures = as_completed()
+        chunk_of: dict[str, int] = {}  # future key -> index into pending
+        ready: dict[int, tuple[str, dict[str, Columns]]] = {}
+        next_chunk = submitted = 0
+        while next_chunk < len(pending):
+            while submitted < len(pending) and futures.count() + len(ready) < window:
+                s, c = pending[submitted]
+                f = client.submit(play_chunk, job, s, c, threads, pure=False)
+                chunk_of[f.key] = submitted
+                futures.add(f)
+                submitted += 1
+            if next_chunk in ready:
+                v, tables = ready.pop(next_chunk)
+                yield (v, tables) + pending[next_chunk]
+                next_chunk += 1
+                continue
+            f = next(futures)
+            ready[chunk_of.pop(f.key)] = f.result()  # re-raises a worker's exception here
+            f.release()
+    finally:
+        client.close()
+        if cluster is not None:
+            cluster.close()

@@ -1,0 +1,109 @@
+"""Where chunks go: Parquet files (streamed, one row group per chunk) or memory.
+
+Provenance (game, every rule value, strategies with parameters, seed, n, version) is
+stored in each Parquet file's metadata under the key ``bidlab``; read it back with
+:func:`read_provenance`. A run that stops early (an error, Ctrl-C) closes its files
+properly, so every chunk completed before the stop is readable.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from sim.game import Columns
+
+PROVENANCE_KEY = b"bidlab"
+
+
+def to_arrow(columns: Columns, labels: tuple[str, ...] | None = None) -> pa.Table:
+    """Columns to an Arrow table; masked arrays become nulls; with ``labels`` a
+    dictionary-encoded ``strategy`` column follows ``seat``."""
+    arrays, names = [], []
+    for name, values in columns.items():
+        if isinstance(values, np.ma.MaskedArray):
+            arrays.append(pa.array(values.data, mask=np.ma.getmaskarray(values)))
+        else:
+            arrays.append(pa.array(values))
+        names.append(name)
+        if name == "seat" and labels is not None:
+            names.append("strategy")
+            arrays.append(strategy_column(values, labels))
+    return pa.Table.from_arrays(arrays, names=names)
+
+
+def strategy_column(seat: np.ndarray, labels: tuple[str, ...]) -> pa.DictionaryArray:
+    unique = list(dict.fromkeys(labels))
+    index = np.array([unique.index(l) for l in labels], dtype=np.int32)
+    return pa.DictionaryArray.from_arrays(index[seat.astype(np.int64)], unique)
+
+
+def table_paths(out: str | Path, tables: list[str]) -> dict[str, Path]:
+    """``results.parquet`` holds the ``seats`` table; others go next to it as
+    ``results.<table>.parquet``."""
+    out = Path(out)
+    stem = out.name[: -len(".parquet")] if out.name.endswith(".parquet") else out.name
+    return {t: out if t == "seats" else out.with_name(f"{stem}.{t}.parquet") for t in tables}
+
+
+class ParquetSink:
+    """Streams each table to its own Parquet file, one row group per chunk."""
+
+    def __init__(self, paths: dict[str, Path], labels: tuple[str, ...], provenance: dict[str, Any]):
+        self.paths = paths
+        self.labels = labels
+        self.metadata = {PROVENANCE_KEY: json.dumps(provenance).encode()}
+        self._writers: dict[str, pq.ParquetWriter] = {}
+
+    def add(self, start: int, tables: dict[str, Columns]) -> None:
+        for name, path in self.paths.items():
+            table = to_arrow(tables[name], self.labels if name == "seats" else None)
+            writer = self._writers.get(name)
+            if writer is None:
+                path.parent.mkdir(parents=True, exist_ok=True)
+                schema = table.schema.with_metadata(self.metadata)
+                writer = self._writers[name] = pq.ParquetWriter(path, schema, compression="zstd")
+            writer.write_table(table.cast(writer.schema))
+
+    def close(self) -> None:
+        for writer in self._writers.values():
+            writer.close()
+        self._writers.clear()
+
+    def __enter__(self) -> ParquetSink:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+class MemorySink:
+    """Keeps every chunk; ``table(name)`` concatenates them into one Arrow table."""
+
+    def __init__(self, labels: tuple[str, ...]):
+        self.labels = labels
+        self._parts: dict[str, list[pa.Table]] = {}
+
+    def add(self, start: int, tables: dict[str, Columns]) -> None:
+        for name, columns in tables.items():
+            self._parts.setdefault(name, []).append(
+                to_arrow(columns, self.labels if name == "seats" else None))
+
+    def names(self) -> list[str]:
+        return list(self._parts)
+
+    def table(self, name: str) -> pa.Table:
+        return pa.concat_tables(self._parts[name])
+
+
+def read_provenance(path: str | Path) -> dict[str, Any]:
+    """The provenance stored in a results file by :class:`ParquetSink`."""
+    meta = pq.read_schema(path).metadata or {}
+    if PROVENANCE_KEY not in meta:
+        raise ValueError(f"{path} holds no bidlab provenance")
+    return json.loads(meta[PROVENANCE_KEY])
