@@ -15,3 +15,7 @@ class StrategyError(BidlabError):
 
 class IllegalActionError(BidlabError):
     """A policy returned an action that the rules do not allow."""
+
+
+class RefereeError(BidlabError):
+    """A hand history (trace) that breaks the rules or does not add up."""

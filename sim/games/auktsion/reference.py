@@ -1,0 +1,565 @@
+"""A plain-Python reference engine for auktsion (``rules/auktsion.md``): the slow path.
+
+It plays the same matches as the numba kernel -- same random streams, same policies,
+same observation vector -- with nothing but Python ints, floats and lists, so that
+
+- a test can assert ``reference.play(rules, seats, seed, i) == GAME.trace(...)``: two
+  independent implementations of rules A1-A15 agree call for call;
+- a user can prototype a policy as a plain Python function (:class:`PythonPolicy`)
+  before writing it for numba. This path is slow (hundreds of times slower than the
+  kernel) and is labelled so: a Python policy's label starts with ``python:``;
+- the benchmark has a plain-Python baseline (:func:`play_many`).
+
+Ported here, and kept in step with their originals:
+
+- ``sim/rng.py``: SplitMix64-keyed xoshiro256**, Lemire's bounded integers, the
+  Fisher-Yates shuffle; stream 0 deals the cards, stream ``1 + seat`` feeds that
+  seat's policy (:class:`Stream`);
+- ``strategies/auktsion.py``: the four policies, with the same float arithmetic in the
+  same order, so the results are bitwise equal;
+- the observation vector of ``obs.py`` (its offsets are imported from there).
+
+A plain-Python policy is called as ``policy(obs, params, rng)``: ``obs`` a list of
+floats laid out as in ``obs.py`` (a copy: changing it changes nothing), ``params`` a
+tuple of floats, ``rng`` a :class:`Stream` with ``below(n)`` and ``uniform()``. It
+returns a bid in coins or ``-1`` (``PASS``). It is asked for every call it makes, in
+the open form and in the sealed form.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from numbers import Integral
+from typing import Any
+
+from sim.cards import RANKS, format_card
+from sim.errors import IllegalActionError, StrategyError
+from sim.games.auktsion import obs as O
+from sim.rules import Rules
+
+PASS = -1
+"""A pass, as a policy returns it."""
+
+# -- random streams (port of sim/rng.py) -------------------------------------------------
+
+MASK64 = (1 << 64) - 1
+_MASK32 = (1 << 32) - 1
+_GOLDEN = 0x9E3779B97F4A7C15
+_M1 = 0xBF58476D1CE4E5B9
+_M2 = 0x94D049BB133111EB
+DEAL_STREAM = 0
+
+
+def _mix(z: int) -> int:
+    """SplitMix64's finaliser on a 64-bit int."""
+    z = ((z ^ (z >> 30)) * _M1) & MASK64
+    z = ((z ^ (z >> 27)) * _M2) & MASK64
+    return z ^ (z >> 31)
+
+
+class Stream:
+    """Random stream ``stream`` of match ``index`` of the run with ``seed``: the same
+    numbers as ``sim.rng`` gives the kernel (xoshiro256** seeded by SplitMix64)."""
+
+    __slots__ = ("s0", "s1", "s2", "s3")
+
+    def __init__(self, seed: int, index: int, stream: int):
+        key = _mix((seed + _GOLDEN) & MASK64)
+        key = _mix(key ^ ((index * _GOLDEN) & MASK64))
+        key = _mix(key ^ ((stream + _M2) & MASK64))
+        state = []
+        for _ in range(4):
+            key = (key + _GOLDEN) & MASK64
+            state.append(_mix(key))
+        self.s0, self.s1, self.s2, self.s3 = state
+
+    def next_u64(self) -> int:
+        """Next 64 random bits (xoshiro256**)."""
+        s0, s1, s2, s3 = self.s0, self.s1, self.s2, self.s3
+        x = (s1 * 5) & MASK64
+        result = ((((x << 7) & MASK64) | (x >> 57)) * 9) & MASK64
+        t = (s1 << 17) & MASK64
+        s2 ^= s0
+        s3 ^= s1
+        s1 ^= s2
+        s0 ^= s3
+        s2 ^= t
+        self.s0, self.s1, self.s2 = s0, s1, s2
+        self.s3 = ((s3 << 45) & MASK64) | (s3 >> 19)
+        return result
+
+    def below(self, n: int) -> int:
+        """Uniform integer in ``[0, n)`` for ``0 < n < 2**32``, without bias (Lemire)."""
+        m = (self.next_u64() >> 32) * n
+        low = m & _MASK32
+        if low < n:
+            threshold = ((1 << 32) - n) % n
+            while low < threshold:
+                m = (self.next_u64() >> 32) * n
+                low = m & _MASK32
+        return m >> 32
+
+    def uniform(self) -> float:
+        """Uniform float in ``[0, 1)`` with 53 random bits."""
+        return (self.next_u64() >> 11) * (1.0 / 9007199254740992.0)
+
+    def shuffle(self, items: list) -> None:
+        """Fisher-Yates shuffle in place."""
+        for i in range(len(items) - 1, 0, -1):
+            j = self.below(i + 1)
+            items[i], items[j] = items[j], items[i]
+
+
+# -- the four policies (port of strategies/auktsion.py) -------------------------------------
+
+def smallest_bid(o: list[float]) -> int:
+    """Smallest legal bid now (A8)."""
+    lo = o[O.MIN_BID]
+    if o[O.HIGH_BIDDER] >= 0:
+        lo = max(lo, o[O.PRICE] + o[O.MIN_RAISE])
+    return int(lo)
+
+
+def _richest_rival(o: list[float]) -> float:
+    best = 0.0
+    seat = int(o[O.SEAT])
+    for s in range(int(o[O.PLAYERS])):
+        if s != seat:
+            best = max(best, o[O.MONEY + s])
+    return best
+
+
+def _budget_worth(o: list[float], p: Sequence[float]) -> float:
+    """``budget_ceiling`` of strategies/auktsion.py, operation for operation."""
+    seat = int(o[O.SEAT])
+    lot = int(o[O.LOT])
+    value = o[O.OWN_VALUE + lot]
+    money = o[O.MONEY + seat]
+    if value <= 0.0 or money <= 0.0:
+        return 0.0
+    points_to_come = 0.0
+    for r in range(lot, O.N_RANKS):
+        points_to_come += o[O.OWN_VALUE + r]
+    coins = money
+    if o[O.CARRY_MONEY] > 0:
+        later = o[O.DEALS] - o[O.DEAL] - 1
+        per_hand = o[O.DECK_POINTS] / o[O.PLAYERS]
+        points_to_come += p[1] * later * per_hand
+        coins += later * max(0.0, o[O.START_MONEY] - per_hand)
+    worth = p[0] * value * coins / points_to_come
+    if o[O.LEFTOVER_VALUE] > 0.0:
+        worth = min(worth, value / o[O.LEFTOVER_VALUE])
+    return min(worth, money, _richest_rival(o) + o[O.MIN_RAISE])
+
+
+def _passive_ceiling(o, p, rng) -> int:
+    return 0
+
+
+def _value_ceiling(o, p, rng) -> int:
+    return math.floor(p[0] * o[O.OWN_VALUE + int(o[O.LOT])])
+
+
+def _budget_ceiling(o, p, rng) -> int:
+    return math.floor(_budget_worth(o, p))
+
+
+def _under(top: int, o: list[float]) -> int:
+    """A ceiling policy's call: sealed, its ceiling (at most its money) if that is a
+    legal bid; open, the smallest legal bid while that is within ceiling and money."""
+    lo = smallest_bid(o)
+    money = int(o[O.MONEY + int(o[O.SEAT])])
+    if o[O.SEALED] > 0:
+        top = min(top, money)
+        return top if top >= lo else PASS
+    return lo if lo <= top and lo <= money else PASS
+
+
+def _passive(o, p, rng) -> int:
+    return _under(0, o)
+
+
+def _value(o, p, rng) -> int:
+    return _under(_value_ceiling(o, p, rng), o)
+
+
+def _budget(o, p, rng) -> int:
+    if o[O.SEALED] > 0:
+        return _under(math.floor(p[2] * _budget_worth(o, p)), o)  # sealed bids are shaded
+    return _under(_budget_ceiling(o, p, rng), o)
+
+
+def _random(o, p, rng) -> int:
+    lo = smallest_bid(o)
+    money = int(o[O.MONEY + int(o[O.SEAT])])
+    if lo > money or rng.uniform() >= p[0]:
+        return PASS
+    hi = min(money, lo + int(p[1]))
+    return lo + rng.below(hi - lo + 1)
+
+
+# name -> (ceiling or None when the policy decides call by call, call)
+BUILTIN: dict[str, tuple[Callable | None, Callable]] = {
+    "passive": (_passive_ceiling, _passive),
+    "random": (None, _random),
+    "value": (_value_ceiling, _value),
+    "budget": (_budget_ceiling, _budget),
+}
+
+
+# -- seats ------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class PythonPolicy:
+    """A bid policy written in plain Python (slow path, for prototyping).
+
+    ``func(obs, params, rng) -> int`` returns a bid in coins or ``-1`` for a pass; see
+    the module docstring for its arguments. ``name`` labels it in traces and errors
+    (default ``python:<function name>``).
+    """
+
+    func: Callable[[list[float], tuple[float, ...], Stream], int]
+    params: tuple[float, ...] = ()
+    name: str = ""
+
+    @property
+    def label(self) -> str:
+        return self.name or f"python:{getattr(self.func, '__name__', 'policy')}"
+
+
+@dataclass(frozen=True)
+class _Seat:
+    label: str
+    ceiling: Callable | None  # None: asked call by call
+    call: Callable
+    params: tuple[float, ...]
+    copy_obs: bool            # hand a Python policy a copy, so it cannot change the state
+
+
+def _seat(spec: Any) -> _Seat:
+    if isinstance(spec, str):
+        import strategies  # only to read a strategy text such as "value:multiple=2"
+        spec = strategies.for_game("auktsion").parse(spec)
+    if isinstance(spec, tuple) and len(spec) == 2 and callable(spec[0]):
+        spec = PythonPolicy(spec[0], tuple(spec[1]))
+    elif callable(spec) and not isinstance(spec, PythonPolicy):
+        spec = PythonPolicy(spec)
+    if isinstance(spec, PythonPolicy):
+        return _Seat(spec.label, None, spec.func, tuple(float(x) for x in spec.params), True)
+    if hasattr(spec, "policy") and hasattr(spec, "label"):  # a strategies.base.Strategy
+        policy, params = spec.policy("bid")
+        if policy.name not in BUILTIN:
+            raise StrategyError(f"the reference engine has no port of policy {policy.name!r}; "
+                                f"it knows {', '.join(BUILTIN)} or a PythonPolicy")
+        ceiling, call = BUILTIN[policy.name]
+        return _Seat(spec.label, ceiling, call, tuple(params), False)
+    raise StrategyError(f"cannot use {spec!r} as an auktsion strategy: give a strategy text "
+                        f"('budget', 'value:multiple=2'), a Strategy, or a Python policy "
+                        f"function (PythonPolicy)")
+
+
+def seats_from(strategies: Any, n: int) -> list[_Seat]:
+    """One seat per player from a SeatAssignment or a sequence of per-seat specs (strategy
+    text, Strategy, PythonPolicy, function, or (function, params))."""
+    specs = getattr(strategies, "strategies", strategies)
+    if isinstance(specs, (str, PythonPolicy)) or callable(specs) or not isinstance(specs, Sequence):
+        specs = [specs] * n
+    if len(specs) != n:
+        raise StrategyError(f"{len(specs)} strategies for {n} seats: give one per seat")
+    return [_seat(s) for s in specs]
+
+
+def _rules(rules: Rules | Mapping[str, Any] | None) -> Rules:
+    if isinstance(rules, Rules):
+        return rules
+    from sim.games.auktsion.rules import make
+    return make(rules)
+
+
+# -- the match --------------------------------------------------------------------------
+
+class Match:
+    """One auktsion match, played step by step (``start_deal``, ``play_lot``,
+    ``end_deal``, ``result``) or all at once (``play``).
+
+    With ``record`` the match keeps the JSON hand history of ``trace.py``; without it,
+    only the figures :func:`play_many` needs.
+    """
+
+    def __init__(self, rules: Rules, seats: list[_Seat], seed: int, index: int,
+                 record: bool = True):
+        n = rules.players
+        self.rules, self.seats, self.seed, self.index, self.record = rules, seats, seed, index, record
+        self.n = n
+        self.first_rank = 1 if n == 3 else 0                       # A1: no twos with 3 players
+        h, d, s, c = rules.suit_points
+        self.suit_points = (c, d, h, s)                              # A2, in card suit order
+        self.leftover = float(rules.leftover_value)
+        self.deal_rng = Stream(seed, index, DEAL_STREAM)
+        self.rngs = [Stream(seed, index, 1 + seat) for seat in range(n)]
+        self.money = [0] * n
+        self.match_points = [0] * n
+        self.spent = [0] * n
+        self.bought = [0] * n
+        self.deals: list[dict] = []
+        # Public information as the policies see it (layout: obs.py).
+        o = self.o = [0.0] * O.SIZE
+        o[O.PLAYERS] = float(n)
+        o[O.DEALS] = float(rules.deals_per_match)
+        o[O.FIRST_RANK] = float(self.first_rank)
+        o[O.SEALED] = 1.0 if rules.auction_form == "sealed" else 0.0
+        o[O.MIN_BID] = float(rules.min_bid)
+        o[O.MIN_RAISE] = float(rules.min_raise)
+        o[O.START_MONEY] = float(rules.start_money)
+        o[O.CARRY_MONEY] = 1.0 if rules.carry_money else 0.0
+        o[O.LEFTOVER_VALUE] = self.leftover
+        o[O.DECK_POINTS] = float((13 - self.first_rank) * sum(self.suit_points))
+
+    # -- what a seat sees ---------------------------------------------------------------
+    def _show(self, seat: int) -> list[float]:
+        """The observation vector for ``seat``: the public part plus its own hand (the
+        points of its cards of each rank); no other seat's hidden cards."""
+        o = self.o
+        o[O.SEAT] = float(seat)
+        o[O.OWN_VALUE:O.OWN_VALUE + 13] = self.value[seat]
+        return o
+
+    def observation(self, seat: int) -> list[float]:
+        """A copy of what ``seat`` would be shown if asked now."""
+        return list(self._show(seat))
+
+    def _ask(self, seat: int) -> int:
+        spec = self.seats[seat]
+        o = self._show(seat)
+        return spec.call(list(o) if spec.copy_obs else o, spec.params, self.rngs[seat])
+
+    def _illegal(self, seat: int, rank: int, bid: Any, lo: int, hi: int) -> IllegalActionError:
+        where = (f"match {self.index}, deal {self.deal}, lot {RANKS[rank]}, seat {seat}: "
+                 f"policy {self.seats[seat].label!r}")
+        legal = f"a bid of {lo}..{hi} or a pass ({PASS})" if lo <= hi else \
+            f"only a pass ({PASS}): the smallest bid {lo} > money {hi}"
+        if not isinstance(bid, Integral) or isinstance(bid, bool):
+            return IllegalActionError(f"{where} returned {bid!r}, not a whole number of coins; "
+                                      f"legal: {legal} (rule A7, A8)")
+        return IllegalActionError(f"{where} bid {bid}, which is illegal; legal: {legal} (rule A8)")
+
+    # -- a deal -------------------------------------------------------------------------
+    def start_deal(self, d: int, hands: list[list[int]] | None = None) -> None:
+        """Deal ``d`` (A1-A4): shuffle with stream 0 (or take ``hands``, card codes per
+        seat, for tests), value the hands, hand out money."""
+        n, rules, o = self.n, self.rules, self.o
+        self.deal = d
+        self.dealer = (rules.first_dealer + d) % n                  # A4
+        if hands is None:
+            deck = [suit * 13 + rank for suit in range(4) for rank in range(self.first_rank, 13)]
+            self.deal_rng.shuffle(deck)
+            per = len(deck) // n
+            hands = [deck[s * per:(s + 1) * per] for s in range(n)]
+        self.hands = hands
+        value = [[0.0] * 13 for _ in range(n)]                       # A2, per seat and rank
+        hand_points = [0] * n
+        sp = self.suit_points
+        for s, hand in enumerate(hands):
+            for card in hand:
+                v = sp[card // 13]
+                value[s][card % 13] += v
+                hand_points[s] += v
+        self.value = value
+        for s in range(n):
+            if not rules.carry_money:                                # A14
+                self.money[s] = 0
+            self.money[s] += max(0, rules.start_money - hand_points[s])  # A3
+            o[O.MATCH_POINTS + s] = float(self.match_points[s])
+            o[O.DEAL_POINTS + s] = 0.0
+        self.deal_points = [0] * n
+        self.deal_spent = [0] * n
+        o[O.DEAL] = float(d)
+        o[O.DEALER] = float(self.dealer)
+        for r in range(13):
+            o[O.LOT_STATUS + r] = float(O.LOT_TO_COME)
+            o[O.LOT_BUYER + r] = -1.0
+            o[O.LOT_PRICE + r] = 0.0
+            o[O.LOT_FACE_UP + r] = 0.0
+        self.last_buyer = self.dealer                                # A6
+        if self.record:
+            self.deal_record = {
+                "dealer": self.dealer,
+                "hands": [[format_card(c) for c in sorted(hand)] for hand in hands],
+                "hand_points": hand_points,
+                "money_start": list(self.money),
+                "lots": [],
+            }
+
+    def play_lot(self, rank: int) -> None:
+        """Offer ``rank`` (A5-A12)."""
+        n, o, money = self.n, self.o, self.money
+        starter = (self.last_buyer + 1) % n                          # A6
+        o[O.LOT] = float(rank)
+        o[O.STARTER] = float(starter)
+        o[O.PRICE] = 0.0
+        o[O.HIGH_BIDDER] = -1.0
+        o[O.CALLS] = 0.0
+        o[O.PASSES] = 0.0
+        o[O.LOT_STATUS + rank] = float(O.LOT_OPEN)
+        for s in range(n):
+            o[O.MONEY + s] = float(money[s])
+        calls: list[dict] | None = [] if self.record else None
+        if self.rules.auction_form == "sealed":
+            buyer, price = self._sealed_lot(rank, starter, calls)
+        else:
+            buyer, price = self._open_lot(rank, starter, calls)
+        if buyer >= 0:                                               # A12
+            money[buyer] -= price
+            self.spent[buyer] += price
+            self.deal_spent[buyer] += price
+            self.bought[buyer] += 1
+            face_up = self.value[buyer][rank]
+            self.deal_points[buyer] += int(face_up)                  # A13
+            self.last_buyer = buyer
+            o[O.LOT_STATUS + rank] = float(O.LOT_SOLD)
+            o[O.LOT_BUYER + rank] = float(buyer)
+            o[O.LOT_PRICE + rank] = float(price)
+            o[O.LOT_FACE_UP + rank] = face_up
+            o[O.DEAL_POINTS + buyer] = float(self.deal_points[buyer])
+        else:
+            o[O.LOT_STATUS + rank] = float(O.LOT_UNSOLD)                    # A11: last buyer stays
+        if self.record:
+            self.deal_record["lots"].append({
+                "rank": RANKS[rank], "starter": starter, "calls": calls,
+                "buyer": buyer if buyer >= 0 else None,
+                "price": price if buyer >= 0 else None,
+            })
+
+    def _open_lot(self, rank: int, starter: int, calls: list | None) -> tuple[int, int]:
+        """Open ascending calls (A7-A11): (buyer or -1, price)."""
+        n, o, money, seats = self.n, self.o, self.money, self.seats
+        min_bid, min_raise = self.rules.min_bid, self.rules.min_raise
+        # Ceiling policies fix their ceiling for the lot before the first call (as the
+        # kernel does: nothing a ceiling depends on changes before the lot is sold).
+        caps = [None if spec.ceiling is None else
+                spec.ceiling(self._show(s), spec.params, self.rngs[s])
+                for s, spec in enumerate(seats)]
+        price, high, passes, k = 0, -1, 0, 0
+        s = starter
+        while True:
+            lo = min_bid if high < 0 else max(min_bid, price + min_raise)   # A8
+            cap = caps[s]
+            if cap is not None:
+                bid = lo if lo <= cap and lo <= money[s] else PASS
+            else:
+                o[O.PRICE] = float(price)
+                o[O.HIGH_BIDDER] = float(high)
+                o[O.CALLS] = float(k)
+                o[O.PASSES] = float(passes)
+                bid = self._ask(s)
+                if bid != PASS and (not isinstance(bid, Integral) or isinstance(bid, bool)
+                                    or bid < lo or bid > money[s]):
+                    raise self._illegal(s, rank, bid, lo, money[s])
+                bid = int(bid)
+            if calls is not None:
+                calls.append({"seat": s, "bid": None if bid == PASS else bid})
+            k += 1
+            if bid == PASS:                                          # A9: not out of the lot
+                passes += 1
+                if high < 0 and passes == n:                         # A11: nobody bid
+                    return -1, 0
+                if high >= 0 and passes == n - 1:                    # A10: sold
+                    return high, price
+            else:
+                price, high, passes = bid, s, 0
+            s = (s + 1) % n
+
+    def _sealed_lot(self, rank: int, starter: int, calls: list | None) -> tuple[int, int]:
+        """One sealed bid or none per seat from the starter; the highest wins, a tie goes
+        to the earliest seat from the starter; no bid leaves the lot unsold."""
+        n, money, min_bid = self.n, self.money, self.rules.min_bid
+        buyer, price = -1, 0
+        for k in range(n):
+            s = (starter + k) % n
+            bid = self._ask(s)
+            if bid != PASS and (not isinstance(bid, Integral) or isinstance(bid, bool)
+                                or bid < min_bid or bid > money[s]):
+                raise self._illegal(s, rank, bid, min_bid, money[s])
+            bid = int(bid)
+            if calls is not None:
+                calls.append({"seat": s, "bid": None if bid == PASS else bid})
+            if bid != PASS and bid > price:
+                buyer, price = s, bid
+        return buyer, price
+
+    def end_deal(self) -> None:
+        for s in range(self.n):
+            self.match_points[s] += self.deal_points[s]
+        if self.record:
+            record = self.deal_record
+            record["scores"] = list(self.deal_points)
+            record["spent"] = list(self.deal_spent)
+            record["money_end"] = list(self.money)
+            self.deals.append(record)
+
+    def play(self) -> Match:
+        for d in range(self.rules.deals_per_match):
+            self.start_deal(d)
+            for rank in range(self.first_rank, 13):                  # A5
+                self.play_lot(rank)
+            self.end_deal()
+        return self
+
+    # -- the result ---------------------------------------------------------------------
+    def totals(self) -> list[float]:
+        """A14, A15: points plus leftover_value per coin left after the last deal."""
+        return [self.match_points[s] + self.leftover * self.money[s] for s in range(self.n)]
+
+    def trace(self, labels: Sequence[str] | None = None) -> dict:
+        totals = self.totals()
+        best = max(totals)
+        return {
+            "game": "auktsion",
+            "rules": self.rules.to_json(),
+            "seed": self.seed,
+            "index": self.index,
+            "strategies": list(labels) if labels is not None else [s.label for s in self.seats],
+            "deals": self.deals,
+            "totals": totals,
+            "winners": [s for s, t in enumerate(totals) if t == best],
+        }
+
+
+def play(rules: Rules | Mapping[str, Any] | None, strategies: Any, seed: int, index: int,
+         labels: Sequence[str] | None = None) -> dict:
+    """Play match ``index`` of the run with ``seed`` and return its trace, equal to
+    ``GAME.trace(rules, policies, labels, seed, index)`` for the same strategies.
+
+    ``strategies``: a ``SeatAssignment``, or one spec per seat (strategy text such as
+    ``"value:multiple=2"``, a ``Strategy``, a :class:`PythonPolicy`, a function, or a
+    ``(function, params)`` pair). ``labels`` overrides the strategy labels in the trace.
+    """
+    rules = _rules(rules)
+    seats = seats_from(strategies, rules.players)
+    return Match(rules, seats, seed, index).play().trace(labels)
+
+
+def play_many(rules: Rules | Mapping[str, Any] | None, strategies: Any, seed: int, start: int,
+              count: int) -> dict[str, list[list[float]] | list[list[int]]]:
+    """Play matches ``start .. start + count - 1`` without traces (the plain-Python
+    baseline of the benchmark). Returns per match and seat (lists of lists): ``score``,
+    ``win`` (share), ``points``, ``money_spent``, ``money_end``, ``lots_bought`` -- the
+    columns of the kernel's ``seats`` table."""
+    rules = _rules(rules)
+    seats = seats_from(strategies, rules.players)
+    out: dict[str, list] = {k: [] for k in ("score", "win", "points", "money_spent",
+                                            "money_end", "lots_bought")}
+    for index in range(start, start + count):
+        match = Match(rules, seats, seed, index, record=False).play()
+        totals = match.totals()
+        best = max(totals)
+        tied = totals.count(best)
+        out["score"].append(totals)
+        out["win"].append([1.0 / tied if t == best else 0.0 for t in totals])
+        out["points"].append(list(match.match_points))
+        out["money_spent"].append(list(match.spent))
+        out["money_end"].append(list(match.money))
+        out["lots_bought"].append(list(match.bought))
+    return out
