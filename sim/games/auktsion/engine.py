@@ -44,6 +44,12 @@ def _check(err: np.ndarray, start: int, labels: tuple[str, ...]) -> None:
                              f"legal: {legal} (rule A8)")
 
 
+def _nullable(values: np.ndarray) -> np.ma.MaskedArray:
+    """-1 marks a missing value; the explicit fill value keeps small dtypes picklable."""
+    flat = values.ravel()
+    return np.ma.array(flat, mask=flat < 0, fill_value=-1)
+
+
 def run_chunk(rules: Rules, policies: Policies, labels: tuple[str, ...], seed: int,
               start: int, count: int, detail: bool = False) -> dict[str, Columns]:
     """Play matches ``start .. start + count - 1``; tables ``seats`` (+ ``deals``, ``lots``)."""
@@ -82,9 +88,9 @@ def run_chunk(rules: Rules, policies: Policies, labels: tuple[str, ...], seed: i
             "rank": np.tile(np.arange(first, 13, dtype=np.int8), count * deals),
             "starter": a["lot_starter"][sl].ravel(),
             # An unsold lot has no buyer, price or buyer's value: nulls in the table.
-            "buyer": np.ma.masked_less(a["lot_buyer"][sl].ravel(), 0),
-            "price": np.ma.masked_less(a["lot_price"][sl].ravel(), 0),
-            "buyer_value": np.ma.masked_less(a["lot_value"][sl].ravel(), 0),
+            "buyer": _nullable(a["lot_buyer"][sl]),
+            "price": _nullable(a["lot_price"][sl]),
+            "buyer_value": _nullable(a["lot_value"][sl]),
             "calls": a["lot_calls"][sl].ravel(),
         }
     return tables
