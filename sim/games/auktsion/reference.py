@@ -499,9 +499,11 @@ class Match:
             record["money_end"] = list(self.money)
             self.deals.append(record)
 
-    def play(self) -> Match:
+    def play(self, hands: Sequence[list[list[int]]] | None = None) -> Match:
+        """Play every deal; ``hands`` (per deal, per seat, card codes) replaces the
+        shuffle, for tests that need particular hands."""
         for d in range(self.rules.deals_per_match):
-            self.start_deal(d)
+            self.start_deal(d, None if hands is None else hands[d])
             for rank in range(self.first_rank, 13):                  # A5
                 self.play_lot(rank)
             self.end_deal()
