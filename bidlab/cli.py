@@ -165,7 +165,7 @@ def format_summary(run) -> str:
     frame = run.summary.copy()
     shown = {"by": frame["by"], "name": frame["name"], "matches": frame["matches"]}
     for m in [c for c in frame.columns if c + "_lo" in frame.columns]:
-        fmt = "{:.3f}" if m == "win" else "{:.2f}"
+        fmt = "{:.3f}" if m == "win" else "{:.4g}"
         title = {"win": "win share", "score": "match score"}.get(m, m.replace("_", " "))
         shown[title] = [f"{fmt.format(v)} [{fmt.format(lo)}, {fmt.format(hi)}]"
                         for v, lo, hi in zip(frame[m], frame[m + "_lo"], frame[m + "_hi"])]

@@ -1,0 +1,61 @@
+"""fpsb: each bidder draws a value uniform on [0, 1] and submits one sealed bid; the
+highest bid wins and pays itself (F1-F3). A validation game with a known answer: with
+n bidders the symmetric equilibrium bid is (n - 1) / n times the value.
+
+Imports its policy dispatcher from ``strategies.fpsb`` (see the auktsion kernel).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+from sim.rng import DEAL_STREAM, seed_stream, uniform
+from strategies.fpsb import OBS_PLAYERS, OBS_SEAT, OBS_SIZE, OBS_VALUE, decide
+
+MAX_PLAYERS = 10
+OK, ILLEGAL_BID = 0, 1
+
+
+@njit(cache=True, _nrt=False)
+def play_match(seed, index, n, pids, params, m, o, p, rngs, value, bid, score, win, err):
+    for k in range(n + 1):
+        seed_stream(rngs[k], seed, index, DEAL_STREAM + k)
+    for s in range(n):                                   # F1: private values
+        value[m, s] = uniform(rngs[DEAL_STREAM])
+    best = -1.0
+    for s in range(n):                                   # F2: one sealed bid each
+        o[OBS_SEAT] = s
+        o[OBS_PLAYERS] = n
+        o[OBS_VALUE] = value[m, s]
+        for j in range(params.shape[1]):
+            p[j] = params[s, j]
+        b = decide(pids[s], o, p, rngs[1 + s])
+        if not (b >= 0.0):  # also catches NaN
+            err[m, 0] = ILLEGAL_BID
+            err[m, 1] = s
+            return
+        bid[m, s] = b
+        best = max(best, b)
+    tied = 0
+    for s in range(n):
+        if bid[m, s] == best:
+            tied += 1
+    for s in range(n):                                   # F3: highest bid pays itself
+        if bid[m, s] == best:
+            win[m, s] = 1.0 / tied
+            score[m, s] = (value[m, s] - bid[m, s]) / tied  # a tie is split at random
+        else:
+            win[m, s] = 0.0
+            score[m, s] = 0.0
+
+
+@njit(cache=True, parallel=True)
+def play_chunk(seed, start, count, n_blocks, n, pids, params, value, bid, score, win, err):
+    for b in prange(n_blocks):
+        o = np.empty(OBS_SIZE, dtype=np.float64)
+        p = np.empty(max(1, params.shape[1]), dtype=np.float64)
+        rngs = np.empty((MAX_PLAYERS + 1, 4), dtype=np.uint64)
+        for m in range(b * count // n_blocks, (b + 1) * count // n_blocks):
+            play_match(seed, start + m, n, pids, params, m, o, p, rngs, value, bid, score,
+                       win, err)
