@@ -6,8 +6,8 @@ same observation vector -- with nothing but Python ints, floats and lists, so th
 - a test can assert ``reference.play(rules, seats, seed, i) == GAME.trace(...)``: two
   independent implementations of rules A1-A15 agree call for call;
 - a user can prototype a policy as a plain Python function (:class:`PythonPolicy`)
-  before writing it for numba. This path is slow (hundreds of times slower than the
-  kernel) and is labelled so: a Python policy's label starts with ``python:``;
+  before writing it for numba. This path is slow (some 50-100 times slower than the
+  kernel on one core) and is labelled so: a Python policy's label starts with ``python:``;
 - the benchmark has a plain-Python baseline (:func:`play_many`).
 
 Ported here, and kept in step with their originals:
@@ -37,6 +37,7 @@ from typing import Any
 from sim.cards import RANKS, format_card
 from sim.errors import IllegalActionError, StrategyError
 from sim.games.auktsion import obs as O
+from sim.games.auktsion.rules import make as make_rules
 from sim.rules import Rules
 
 PASS = -1
@@ -272,10 +273,7 @@ def seats_from(strategies: Any, n: int) -> list[_Seat]:
 
 
 def _rules(rules: Rules | Mapping[str, Any] | None) -> Rules:
-    if isinstance(rules, Rules):
-        return rules
-    from sim.games.auktsion.rules import make
-    return make(rules)
+    return rules if isinstance(rules, Rules) else make_rules(rules)
 
 
 # -- the match --------------------------------------------------------------------------
@@ -335,15 +333,21 @@ class Match:
         o = self._show(seat)
         return spec.call(list(o) if spec.copy_obs else o, spec.params, self.rngs[seat])
 
-    def _illegal(self, seat: int, rank: int, bid: Any, lo: int, hi: int) -> IllegalActionError:
+    def _checked(self, seat: int, rank: int, bid: Any, lo: int) -> int:
+        """``bid`` as an int if it is a pass or a legal bid (A7, A8: ``lo`` up to the
+        seat's money); otherwise an IllegalActionError naming match, seat and policy."""
+        whole = isinstance(bid, Integral) and not isinstance(bid, bool)
+        hi = self.money[seat]
+        if whole and (bid == PASS or lo <= bid <= hi):
+            return int(bid)
         where = (f"match {self.index}, deal {self.deal}, lot {RANKS[rank]}, seat {seat}: "
                  f"policy {self.seats[seat].label!r}")
         legal = f"a bid of {lo}..{hi} or a pass ({PASS})" if lo <= hi else \
             f"only a pass ({PASS}): the smallest bid {lo} > money {hi}"
-        if not isinstance(bid, Integral) or isinstance(bid, bool):
-            return IllegalActionError(f"{where} returned {bid!r}, not a whole number of coins; "
-                                      f"legal: {legal} (rule A7, A8)")
-        return IllegalActionError(f"{where} bid {bid}, which is illegal; legal: {legal} (rule A8)")
+        if not whole:
+            raise IllegalActionError(f"{where} returned {bid!r}, not a whole number of coins; "
+                                     f"legal: {legal} (rule A7, A8)")
+        raise IllegalActionError(f"{where} bid {bid}, which is illegal; legal: {legal} (rule A8)")
 
     # -- a deal -------------------------------------------------------------------------
     def start_deal(self, d: int, hands: list[list[int]] | None = None) -> None:
@@ -453,11 +457,7 @@ class Match:
                 o[O.HIGH_BIDDER] = float(high)
                 o[O.CALLS] = float(k)
                 o[O.PASSES] = float(passes)
-                bid = self._ask(s)
-                if bid != PASS and (not isinstance(bid, Integral) or isinstance(bid, bool)
-                                    or bid < lo or bid > money[s]):
-                    raise self._illegal(s, rank, bid, lo, money[s])
-                bid = int(bid)
+                bid = self._checked(s, rank, self._ask(s), lo)
             if calls is not None:
                 calls.append({"seat": s, "bid": None if bid == PASS else bid})
             k += 1
@@ -474,15 +474,11 @@ class Match:
     def _sealed_lot(self, rank: int, starter: int, calls: list | None) -> tuple[int, int]:
         """One sealed bid or none per seat from the starter; the highest wins, a tie goes
         to the earliest seat from the starter; no bid leaves the lot unsold."""
-        n, money, min_bid = self.n, self.money, self.rules.min_bid
+        n, min_bid = self.n, self.rules.min_bid
         buyer, price = -1, 0
         for k in range(n):
             s = (starter + k) % n
-            bid = self._ask(s)
-            if bid != PASS and (not isinstance(bid, Integral) or isinstance(bid, bool)
-                                or bid < min_bid or bid > money[s]):
-                raise self._illegal(s, rank, bid, min_bid, money[s])
-            bid = int(bid)
+            bid = self._checked(s, rank, self._ask(s), min_bid)
             if calls is not None:
                 calls.append({"seat": s, "bid": None if bid == PASS else bid})
             if bid != PASS and bid > price:
