@@ -318,7 +318,7 @@ def test_A13_seed_example_scores_21():
     hands = [mine, rest[0:13], rest[13:26], rest[26:39]]
     buy_3_7_a = scripted(lambda o: RANKS[int(o[O.LOT])] in "37A")
     rules = GAME.make_rules({"deals_per_match": 1})
-    seats = reference.seats_from([buy_3_7_a, "passive", "passive", "passive"], 4)
+    seats = [buy_3_7_a, "passive", "passive", "passive"]
     t = reference.Match(rules, seats, seed=0, index=0).play(hands=[hands]).trace()
     deal = t["deals"][0]
     assert [lot["buyer"] for lot in deal["lots"]] == [0 if r in "37A" else None for r in RANKS]
@@ -419,8 +419,7 @@ def test_sealed_form_tie_in_the_reference_engine():
     3 with seat 2 starting: seat 2 wins (earliest from the starter)."""
     bids = {0: 5, 1: 3, 2: 5, 3: -1}
     rules = GAME.make_rules({"auction_form": "sealed", "first_dealer": 1, "deals_per_match": 1})
-    seats = reference.seats_from([lambda o, p, r, s=s: bids[s] if o[O.LOT] == 0 else -1
-                                  for s in range(4)], 4)
+    seats = [lambda o, p, r, s=s: bids[s] if o[O.LOT] == 0 else -1 for s in range(4)]
     t = reference.Match(rules, seats, seed=3, index=0).play().trace()
     lot = t["deals"][0]["lots"][0]
     assert [c["seat"] for c in lot["calls"]] == [2, 3, 0, 1]

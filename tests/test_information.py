@@ -46,7 +46,7 @@ def rival(o, params, rng):
 
 def play(hands):
     seen: list = []
-    seats = reference.seats_from([observer(seen), rival, rival, rival], 4)
+    seats = [observer(seen), rival, rival, rival]
     t = reference.Match(RULES, seats, seed=1, index=0).play(hands=hands).trace()
     return t, seen
 
@@ -68,7 +68,7 @@ def shuffled_hidden(hands, rng: random.Random):
 
 def deal_hands(seed: int):
     """The hands the reference engine deals in match (seed, 0), as card codes."""
-    seats = reference.seats_from(["passive"] * 4, 4)
+    seats = ["passive"] * 4
     t = reference.Match(RULES, seats, seed=seed, index=0).play().trace()
     return [[parse_cards(h) for h in deal["hands"]] for deal in t["deals"]]
 
@@ -103,7 +103,7 @@ def test_observation_builder_mid_deal():
     assert other != hands
     matches = []
     for h in (hands, other):
-        seats = reference.seats_from([observer([]), rival, rival, rival], 4)
+        seats = [observer([]), rival, rival, rival]
         m = reference.Match(RULES, seats, seed=1, index=0)
         m.start_deal(0, hands=h)
         for rank in range(6):
@@ -135,7 +135,7 @@ def test_observation_changes_with_the_own_hand():
     swapped[1][swapped[1].index(b)] = a
     views = []
     for h in (hands, swapped):
-        seats = reference.seats_from([rival] * 4, 4)
+        seats = [rival] * 4
         m = reference.Match(RULES, seats, seed=1, index=0)
         m.start_deal(0, hands=h)
         views.append(m.observation(0))

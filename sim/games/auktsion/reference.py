@@ -240,6 +240,8 @@ class _Seat:
 
 
 def _seat(spec: Any) -> _Seat:
+    if isinstance(spec, _Seat):
+        return spec
     if isinstance(spec, str):
         import strategies  # only to read a strategy text such as "value:multiple=2"
         spec = strategies.for_game("auktsion").parse(spec)
@@ -279,17 +281,21 @@ def _rules(rules: Rules | Mapping[str, Any] | None) -> Rules:
 # -- the match --------------------------------------------------------------------------
 
 class Match:
-    """One auktsion match, played step by step (``start_deal``, ``play_lot``,
-    ``end_deal``, ``result``) or all at once (``play``).
+    """One auktsion match, played all at once (``play``) or step by step
+    (``start_deal``, ``play_lot`` per rank, ``end_deal``), then read with ``trace``,
+    ``totals`` or ``observation``.
 
-    With ``record`` the match keeps the JSON hand history of ``trace.py``; without it,
-    only the figures :func:`play_many` needs.
+    ``strategies`` is anything :func:`seats_from` takes. With ``record`` the match keeps
+    the JSON hand history of ``trace.py``; without it, only the figures
+    :func:`play_many` needs.
     """
 
-    def __init__(self, rules: Rules, seats: list[_Seat], seed: int, index: int,
-                 record: bool = True):
+    def __init__(self, rules: Rules | Mapping[str, Any] | None, strategies: Any, seed: int,
+                 index: int, record: bool = True):
+        rules = _rules(rules)
         n = rules.players
-        self.rules, self.seats, self.seed, self.index, self.record = rules, seats, seed, index, record
+        self.rules, self.seed, self.index, self.record = rules, seed, index, record
+        self.seats = seats_from(strategies, n)
         self.n = n
         self.first_rank = 1 if n == 3 else 0                       # A1: no twos with 3 players
         h, d, s, c = rules.suit_points
@@ -534,9 +540,7 @@ def play(rules: Rules | Mapping[str, Any] | None, strategies: Any, seed: int, in
     ``"value:multiple=2"``, a ``Strategy``, a :class:`PythonPolicy`, a function, or a
     ``(function, params)`` pair). ``labels`` overrides the strategy labels in the trace.
     """
-    rules = _rules(rules)
-    seats = seats_from(strategies, rules.players)
-    return Match(rules, seats, seed, index).play().trace(labels)
+    return Match(rules, strategies, seed, index).play().trace(labels)
 
 
 def play_many(rules: Rules | Mapping[str, Any] | None, strategies: Any, seed: int, start: int,
