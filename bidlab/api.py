@@ -2,25 +2,16 @@
 
 from __future__ import annotations
 
-import time
-from collections.abc import Mapping
-from dataclasses import dataclass, field
-from functools import cached_property
-from pathlib import Path
 from typing import Any
 
 import pandas as pd
-import pyarrow.parquet as pq
 
 import strategies as strategies_
-from analysis.summary import SeatSummary
-from sim import runner
-from sim.errors import BidlabError
+from analysis.runs import Simulation, make_rules, seat_strategies, simulate, trace
 from sim.games import all_games, get_game
-from sim.rules import Rules, load_rules_file
-from sim.sinks import MemorySink, ParquetSink, table_paths
 
-StrategySpec = list[str] | Mapping[int | str, str] | None
+__all__ = ["games", "rule_keys", "policies", "simulate", "trace", "make_rules",
+           "seat_strategies", "Simulation"]
 
 
 def games() -> dict[str, str]:
@@ -60,108 +51,3 @@ def _show(v: Any) -> str:
     if isinstance(v, tuple):
         return ",".join(map(str, v))
     return str(v)
-
-
-def make_rules(game: str, rules: Mapping[str, Any] | None = None,
-               rules_file: str | None = None) -> Rules:
-    """Validated rules: defaults, then the TOML file, then ``rules`` on top."""
-    merged = dict(load_rules_file(rules_file)) if rules_file else {}
-    merged.update(rules or {})
-    return get_game(game).make_rules(merged)
-
-
-def seat_strategies(game: str, rules: Rules, strategies: StrategySpec
-                    ) -> strategies_.SeatAssignment:
-    """``["0=value", "all=budget"]`` or ``{0: "value"}`` -> strategies per seat."""
-    if isinstance(strategies, Mapping):
-        strategies = [f"{seat}={spec}" for seat, spec in strategies.items()]
-    n_seats = get_game(game).n_seats(rules)
-    return strategies_.assign_seats(strategies_.for_game(game), n_seats, strategies)
-
-
-@dataclass
-class Simulation:
-    """Result of :func:`simulate`: the summary, the tables and their provenance."""
-
-    game: str
-    provenance: dict[str, Any]
-    summary: pd.DataFrame
-    completed: int
-    out: Path | None = None
-    _memory: MemorySink | None = field(default=None, repr=False)
-
-    def table(self, name: str = "seats") -> pd.DataFrame:
-        """A results table as a DataFrame (``seats``; ``deals``/``lots`` with detail)."""
-        if self._memory is not None:
-            if name not in self._memory.names():
-                raise BidlabError(f"no table {name!r}; this run has {self._memory.names()} "
-                                  f"(detail=True adds the per-deal and per-lot tables)")
-            return self._memory.table(name).to_pandas()
-        path = table_paths(self.out, [name])[name]
-        if not path.exists():
-            raise BidlabError(f"no table {name!r} at {path} (detail=True writes it)")
-        return pq.read_table(path).to_pandas()
-
-    @cached_property
-    def seats(self) -> pd.DataFrame:
-        return self.table("seats")
-
-
-def simulate(game: str, n: int, *, seed: int = 0, rules: Mapping[str, Any] | None = None,
-             rules_file: str | None = None, strategies: StrategySpec = None,
-             out: str | Path | None = None, detail: bool = False,
-             chunk_size: int = runner.DEFAULT_CHUNK, threads: int | None = None,
-             workers: int | None = None, scheduler: str | None = None,
-             progress: bool | None = False) -> Simulation:
-    """Play ``n`` matches of ``game``; match ``i`` depends only on ``(seed, i)``.
-
-    With ``out`` the tables stream to Parquet (memory stays flat); without it they are
-    kept in memory. If the run stops early (an error or Ctrl-C), the files hold every
-    chunk completed before the stop and the exception is re-raised.
-    """
-    if n < 1:
-        raise BidlabError(f"-n {n}: give at least 1 match")
-    if seed < 0 or seed >= 2 ** 64:
-        raise BidlabError(f"--seed {seed}: give a whole number in 0..2**64-1")
-    g = get_game(game)
-    r = make_rules(game, rules, rules_file)
-    seats = seat_strategies(game, r, strategies)
-    job = runner.Job(game, r.to_json(), {d: (seats.ids(d), seats.params(d))
-                                        for d in strategies_.for_game(game).decisions},
-                     seats.labels, seed, n, detail)
-    provenance = {"game": game, "rules": r.to_json(), "strategies": seats.to_json(),
-                  "seed": seed, "n": n, "version": runner.version(), "detail": detail}
-    summary = SeatSummary(seats.labels, g.summary_metrics)
-    names = list(g.tables) if detail else ["seats"]
-    if out is not None:
-        sink: ParquetSink | MemorySink = ParquetSink(table_paths(out, names), seats.labels, provenance)
-    else:
-        sink = MemorySink(seats.labels)
-    t0 = time.perf_counter()
-    try:
-        runner.run(job, [summary, sink], chunk_size=chunk_size, threads=threads,
-                   workers=workers, scheduler=scheduler, progress=progress)
-    finally:
-        if isinstance(sink, ParquetSink):
-            sink.close()
-    provenance["seconds"] = round(time.perf_counter() - t0, 3)
-    return Simulation(game, provenance, summary.frame(), summary.matches,
-                      Path(out) if out is not None else None,
-                      sink if isinstance(sink, MemorySink) else None)
-
-
-def trace(game: str, *, seed: int = 0, index: int = 0, rules: Mapping[str, Any] | None = None,
-          rules_file: str | None = None, strategies: StrategySpec = None,
-          check: bool = False) -> dict[str, Any]:
-    """The JSON hand history of match ``index`` of the run with ``seed`` (the same match
-    :func:`simulate` plays); ``check`` replays it through the plain-Python referee."""
-    if index < 0:
-        raise BidlabError(f"--index {index}: match indices start at 0")
-    g = get_game(game)
-    r = make_rules(game, rules, rules_file)
-    seats = seat_strategies(game, r, strategies)
-    policies = {d: (seats.ids(d), seats.params(d)) for d in strategies_.for_game(game).decisions}
-    result = g.trace(r, policies, seats.labels, seed, index)
-    if check:
-        g.replay(result)
-    return result

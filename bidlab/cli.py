@@ -80,6 +80,50 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print the summary as JSON")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
 
+    p = sub.add_parser(
+        "compare", help="compare house variants on the same deals",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        description="Play the same matches (same seed, same strategies) under each rule "
+                    "variant and show every metric side by side with the paired difference "
+                    "against the first variant, its 95% interval and a paired t-test. With "
+                    "one --variant, the default rules are the baseline.",
+        epilog="examples:\n  bidlab compare auktsion --variant carry_money=false\n"
+               "  bidlab compare auktsion --variant default --variant min_raise=5 "
+               "--variant auction_form=sealed -n 50000\n")
+    _common_game_options(p)
+    p.add_argument("--variant", action="append", metavar="KEY=VALUE[,KEY=VALUE...]",
+                   required=True, help="a rule set ('default' for the defaults); repeatable")
+    p.add_argument("-n", type=int, default=100_000, help="matches per variant (default 100000)")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+
+    p = sub.add_parser(
+        "optimize", help="tune a strategy's parameters (best response, self-play)",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        description="Tune the parameters of STRATEGY with a SciPy optimiser on common random "
+                    "numbers. Without --self-play: the best response against --opponents in "
+                    "every other seat. With --self-play K: K best-response steps toward a "
+                    "symmetric equilibrium, reporting the profile's exploitability (what a "
+                    "best responder gains against it) at each step.",
+        epilog="examples:\n  bidlab optimize fpsb --strategy linear --rule players=4 --self-play 6\n"
+               "  bidlab optimize auktsion --strategy budget --param aggression "
+               "--opponents value -n 20000\n")
+    p.add_argument("game", help="game name (see `bidlab games`)")
+    p.add_argument("--strategy", required=True, metavar="NAME[:param=value,...]",
+                   help="the strategy to tune; its given values are the starting point")
+    p.add_argument("--opponents", metavar="NAME[:param=value,...]",
+                   help="the strategy of every other seat (default: the tuned strategy as given)")
+    p.add_argument("--param", action="append", metavar="NAME",
+                   help="a parameter to tune (default: all continuous ones); repeatable")
+    p.add_argument("--seat", type=int, help="tune for this seat only (default: the mean over "
+                   "all seats, so seat advantages cancel)")
+    p.add_argument("--self-play", type=int, default=0, metavar="K",
+                   help="best-response iterations toward a symmetric equilibrium")
+    p.add_argument("-n", type=int, default=200_000, help="matches per evaluation (default 200000)")
+    p.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    p.add_argument("--rule", action="append", metavar="KEY=VALUE", help="a house rule; repeatable")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+
     p = sub.add_parser("trace", help="print the JSON hand history of one match",
                        description="Print match INDEX of the run with SEED as JSON: hands, "
                                    "every call, every score (the same match `simulate` plays "
@@ -185,8 +229,49 @@ def cmd_trace(args) -> None:
         print("referee: every call and every score checks out", file=sys.stderr)
 
 
+def cmd_compare(args) -> None:
+    from analysis.compare import compare
+    from sim.rules import load_rules_file
+    rules = {**(load_rules_file(args.rules) if args.rules else {}), **_rules(args)}
+    result = compare(args.game, args.variant, args.n, seed=args.seed, strategies=args.strategy,
+                     rules=rules, progress=False if args.no_progress else None)
+    if args.json:
+        print(json.dumps(result.to_json(), indent=1))
+        return
+    import pandas as pd
+    f = result.frame
+    shown = pd.DataFrame({
+        "metric": f["metric"], "group": f["by"] + " " + f["name"], "variant": f["variant"],
+        "value": f["value"].map("{:.4g}".format),
+        "difference [95% CI]": [f"{d:+.4g} [{lo:+.4g}, {hi:+.4g}]"
+                                for d, lo, hi in zip(f["diff"], f["ci_low"], f["ci_high"])],
+        "p": f["p_value"].map("{:.3g}".format)})
+    print(f"{args.game}: {args.n:,} matches per variant, seed {args.seed}; differences are "
+          f"against {next(iter(result.variants))!r}, paired by match\n")
+    _print_table(shown)
+
+
+def cmd_optimize(args) -> None:
+    from analysis.optimize import optimize
+    log = None if args.json else (lambda line: print(line, file=sys.stderr))
+    result = optimize(args.game, args.strategy, n=args.n, seed=args.seed, rules=_rules(args),
+                      opponents=args.opponents, params=args.param, seat=args.seat,
+                      self_play=args.self_play, log=log)
+    if args.json:
+        print(json.dumps(result.to_json(), indent=1))
+        return
+    h = result.history
+    print(f"{args.game}: tuning {args.strategy!r}, {args.n:,} matches per evaluation, "
+          f"{result.provenance['evaluations']} evaluations\n")
+    _print_table(h.assign(params=h["params"].map(str), best_response=h["best_response"].map(str),
+                          score=h["score"].map("{:.5g}".format),
+                          best_response_score=h["best_response_score"].map("{:.5g}".format),
+                          exploitability=h["exploitability"].map("{:.3g}".format)))
+    print(f"\nresult: {result.params}")
+
+
 COMMANDS = {"games": cmd_games, "policies": cmd_policies, "simulate": cmd_simulate,
-            "trace": cmd_trace}
+            "trace": cmd_trace, "compare": cmd_compare, "optimize": cmd_optimize}
 
 
 def main(argv: list[str] | None = None) -> int:

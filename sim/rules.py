@@ -60,9 +60,10 @@ _TRUE = {"true", "yes", "on", "1"}
 _FALSE = {"false", "no", "off", "0"}
 
 
-def _convert(key: RuleKey, value: Any, game: str) -> Any:
+def _convert(key: RuleKey, value: Any, game: str, known: Mapping[str, Any]) -> Any:
     def bad(why: str) -> RuleError:
-        return RuleError(f"{game} rule {key.name}={value!r}: {why}")
+        return RuleError(f"{game} rule {key.name}={value!r}: {why}; allowed "
+                         f"{key.describe_range(known)} ({key.doc})")
 
     if key.kind == "bool":
         if isinstance(value, bool):
@@ -175,7 +176,7 @@ def make_rules(game: str, keys: tuple[RuleKey, ...], overrides: Mapping[str, Any
     values: dict[str, Any] = {}
     for key in keys:
         if key.name in overrides:
-            value = _convert(key, overrides[key.name], game)
+            value = _convert(key, overrides[key.name], game, values)
         else:
             value = key.default_for(values)
         _check_range(key, value, values, game)

@@ -12,6 +12,7 @@ chunk size, thread count, worker count or machine.
 from __future__ import annotations
 
 import os
+from functools import cache
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -28,6 +29,7 @@ BLOCK = 1024
 the same in any chunking (see ``analysis.summary``)."""
 
 
+@cache
 def version() -> str:
     from importlib.metadata import PackageNotFoundError
     from importlib.metadata import version as _v

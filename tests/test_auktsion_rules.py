@@ -503,8 +503,6 @@ def test_bad_rule_types_name_key_and_what_is_expected(overrides, key, expected):
     assert f"rule {key}=" in str(e.value) and expected in str(e.value)
 
 
-@pytest.mark.xfail(strict=True, reason="sim/rules.py _convert: a wrong-type value for an int "
-                   "or float key says 'expected a whole number' without the allowed range")
 @pytest.mark.parametrize("overrides, allowed", [
     ({"players": "four"}, "3, 4"),
     ({"start_money": "lots"}, "1..1000"),

@@ -1,0 +1,49 @@
+"""Estimators with intervals: per-match metric series and paired differences."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+
+
+def per_match(seats: pd.DataFrame, metric: str) -> dict[tuple[str, str], np.ndarray]:
+    """Per group, the metric per match (sorted by match): ``("strategy", label)`` is the
+    mean over the seats that strategy holds, ``("seat", "S label")`` one seat."""
+    n_seats = int(seats["seat"].max()) + 1
+    ordered = seats.sort_values(["match", "seat"], kind="stable")
+    values = ordered[metric].to_numpy(np.float64).reshape(-1, n_seats)
+    labels = ordered["strategy"].astype(str).to_numpy()[:n_seats]
+    out: dict[tuple[str, str], np.ndarray] = {}
+    for label in dict.fromkeys(labels):
+        out[("strategy", label)] = values[:, labels == label].mean(axis=1)
+    for s, label in enumerate(labels):
+        out[("seat", f"{s} {label}")] = values[:, s]
+    return out
+
+
+def paired_difference(x: np.ndarray, y: np.ndarray, level: float = 0.95) -> dict[str, float]:
+    """Mean of ``y - x`` over common matches with a Student-t interval and the two-sided
+    p-value of the paired t-test (1.0 when every difference is zero)."""
+    from scipy import stats
+
+    d = np.asarray(y, np.float64) - np.asarray(x, np.float64)
+    n = len(d)
+    mean = float(d.mean())
+    sd = float(d.std(ddof=1)) if n > 1 else math.nan
+    if n < 2 or sd == 0.0:
+        return {"diff": mean, "ci_low": mean, "ci_high": mean,
+                "p_value": 1.0 if mean == 0.0 else 0.0, "n": n}
+    se = sd / math.sqrt(n)
+    half = float(stats.t.ppf(0.5 + level / 2, n - 1)) * se
+    p = float(2 * stats.t.sf(abs(mean / se), n - 1))
+    return {"diff": mean, "ci_low": mean - half, "ci_high": mean + half, "p_value": p, "n": n}
+
+
+def mean_ci(x: np.ndarray, level: float = 0.95) -> tuple[float, float, float]:
+    """(mean, low, high) with a Student-t interval."""
+    from analysis.summary import mean_interval
+
+    x = np.asarray(x, np.float64)
+    return mean_interval(float(x.sum()), float((x * x).sum()), len(x), level)

@@ -1,0 +1,90 @@
+"""Estimators on cases with known answers: paired differences, house-variant comparison,
+best response and self-play on the first-price auction (equilibrium a = (n-1)/n)."""
+
+import json
+
+import numpy as np
+import pytest
+
+from analysis.compare import compare
+from analysis.optimize import optimize
+from analysis.stats import mean_ci, paired_difference
+from bidlab.cli import main
+from sim.errors import BidlabError
+
+
+def test_paired_difference_known_answer():
+    rng = np.random.default_rng(1)
+    x = rng.normal(size=20_000)
+    d = paired_difference(x, x + 0.1 + rng.normal(scale=0.5, size=x.size))
+    assert d["ci_low"] < 0.1 < d["ci_high"] and d["p_value"] < 1e-10
+    same = paired_difference(x, x)
+    assert same["diff"] == 0 and same["p_value"] == 1.0
+
+
+def test_mean_ci_matches_textbook():
+    x = np.array([1.0, 2.0, 3.0, 4.0])
+    mean, lo, hi = mean_ci(x)
+    assert mean == 2.5 and hi - mean == pytest.approx(3.182446 * np.std(x, ddof=1) / 2, rel=1e-6)
+
+
+def test_variant_compared_with_itself_shows_no_difference():
+    """Same rules written two ways: identical matches, every difference exactly zero."""
+    c = compare("auktsion", ["default", "min_raise=1"], 3000, seed=2,
+                strategies=["0=value", "1=random"])
+    assert (c.frame["diff"] == 0).all() and (c.frame["p_value"] == 1.0).all()
+
+
+def test_compare_detects_a_real_effect_and_pairs_by_match():
+    c = compare("auktsion", ["leftover_value=1"], 4000, seed=3)
+    f = c.frame[(c.frame.metric == "score") & (c.frame.by == "strategy")]
+    changed = f[f.variant == "leftover_value=1"].iloc[0]
+    assert changed["ci_low"] > 0 and changed["p_value"] < 1e-6  # leftover coins now count
+    assert set(c.variants) == {"default", "leftover_value=1"}
+
+
+def test_compare_errors_name_the_problem():
+    with pytest.raises(BidlabError, match="unknown auktsion rule key 'nope'"):
+        compare("auktsion", ["nope=1"], 100)
+    with pytest.raises(BidlabError, match="at least two different variants"):
+        compare("auktsion", ["default"], 100)
+
+
+@pytest.mark.parametrize("players,start", [(2, "linear:a=0.2"), (4, "linear")])
+def test_self_play_recovers_the_fpsb_equilibrium(players, start):
+    """The symmetric equilibrium of a first-price auction with n uniform bidders bids
+    (n-1)/n of the value; self-play must land within 2% of it."""
+    result = optimize("fpsb", start, rules={"players": players}, n=200_000, seed=1,
+                      self_play=6, seat=0)
+    target = (players - 1) / players
+    assert result.params["a"] == pytest.approx(target, rel=0.02)
+    expl = result.history["exploitability"].to_numpy()
+    assert expl[-1] < expl[0] / 20 and (expl >= 0).all()
+
+
+def test_best_response_to_a_fixed_opponent():
+    """Against an opponent bidding a*v with a >= 1/2, the best linear reply is b = 1/2."""
+    result = optimize("fpsb", "linear", opponents="linear:a=0.8", n=30_000, seed=4, seat=0)
+    assert result.params["a"] == pytest.approx(0.5, abs=0.02)
+
+
+def test_optimize_errors():
+    with pytest.raises(BidlabError, match="no parameter 'x' to tune"):
+        optimize("fpsb", "linear", params=["x"], n=100)
+    with pytest.raises(BidlabError, match="no continuous parameter"):
+        optimize("fpsb", "random", n=100)
+    with pytest.raises(BidlabError, match="seats are 0..1"):
+        optimize("fpsb", "linear", seat=5, n=100)
+
+
+def test_cli_json_shapes(capsys):
+    assert main(["optimize", "fpsb", "--strategy", "linear", "--self-play", "1", "-n", "4096",
+                 "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert set(data["params"]) == {"a"}
+    assert {"iteration", "params", "exploitability"} <= set(data["history"][0])
+    assert main(["compare", "fpsb", "--variant", "players=3", "-n", "2048", "--json",
+                 "--no-progress"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    row = data["metrics"][0]
+    assert {"metric", "variant", "value", "diff", "ci_low", "ci_high", "p_value"} <= set(row)
