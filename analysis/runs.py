@@ -14,7 +14,7 @@ import pandas as pd
 import pyarrow.parquet as pq
 
 import strategies as strategies_
-from analysis.summary import SeatSummary
+from analysis.summary import GameSummary, SeatSummary
 from sim import runner
 from sim.errors import BidlabError
 from sim.games import get_game
@@ -72,6 +72,9 @@ class Simulation:
     completed: int
     out: Path | None = None
     _memory: MemorySink | None = field(default=None, repr=False)
+    game_summary: pd.DataFrame = field(default_factory=pd.DataFrame)
+    """Game-level figures with 95% intervals (``GameSummary.frame``), e.g. pitch's mean
+    deals per game and bid made rate by contract; empty for games that declare none."""
 
     def table(self, name: str = "seats") -> pd.DataFrame:
         """A results table as a DataFrame (``seats``; ``deals``/``lots`` with detail)."""
@@ -113,6 +116,11 @@ def simulate(game: str, n: int, *, seed: int = 0, rules: Mapping[str, Any] | Non
     provenance = {"game": game, "rules": r.to_json(), "strategies": seats.to_json(),
                   "seed": seed, "n": n, "version": runner.version(), "detail": detail}
     summary = SeatSummary(seats.labels, g.summary_metrics)
+    sinks: list = [summary]
+    game_summary = None
+    if g.match_metrics or g.ratio_metrics:
+        game_summary = GameSummary(seats.labels, g.match_metrics, g.ratio_metrics)
+        sinks.append(game_summary)
     names = list(g.tables) if detail else ["seats"]
     if out is not None:
         sink: ParquetSink | MemorySink = ParquetSink(table_paths(out, names), seats.labels, provenance)
@@ -120,7 +128,7 @@ def simulate(game: str, n: int, *, seed: int = 0, rules: Mapping[str, Any] | Non
         sink = MemorySink(seats.labels)
     t0 = time.perf_counter()
     try:
-        runner.run(job, [summary, sink], chunk_size=chunk_size, threads=threads,
+        runner.run(job, sinks + [sink], chunk_size=chunk_size, threads=threads,
                    workers=workers, scheduler=scheduler, progress=progress)
     finally:
         if isinstance(sink, ParquetSink):
@@ -128,7 +136,8 @@ def simulate(game: str, n: int, *, seed: int = 0, rules: Mapping[str, Any] | Non
     provenance["seconds"] = round(time.perf_counter() - t0, 3)
     return Simulation(game, provenance, summary.frame(), summary.matches,
                       Path(out) if out is not None else None,
-                      sink if isinstance(sink, MemorySink) else None)
+                      sink if isinstance(sink, MemorySink) else None,
+                      game_summary.frame() if game_summary is not None else pd.DataFrame())
 
 
 def trace(game: str, *, seed: int = 0, index: int = 0, rules: Mapping[str, Any] | None = None,

@@ -35,6 +35,21 @@ def mean_interval(total: float, total_sq: float, n: int, level: float = 0.95
     return mean, mean - half, mean + half
 
 
+def wilson_interval(successes: float, trials: float, level: float = 0.95
+                    ) -> tuple[float, float]:
+    """Wilson score interval of a proportion (sensible at 0 and 1, unlike the normal one)."""
+    from scipy import stats
+
+    if trials <= 0:
+        return math.nan, math.nan
+    z = stats.norm.ppf(0.5 + level / 2)
+    p = successes / trials
+    denom = 1 + z * z / trials
+    centre = (p + z * z / (2 * trials)) / denom
+    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denom
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
 @dataclass
 class _Sums:
     blocks: list[float] = field(default_factory=list)
@@ -87,3 +102,82 @@ class SeatSummary:
                 row.update({metric: mean, f"{metric}_lo": lo, f"{metric}_hi": hi})
             rows.append(row)
         return pd.DataFrame(rows)
+
+
+class GameSummary:
+    """Game-level figures a game declares (``Game.match_metrics`` and
+    ``Game.ratio_metrics``), streamed like :class:`SeatSummary` and as reproducible:
+
+    - a match metric (a ``seats`` column equal on every seat of a match, e.g. pitch's
+      deals per game): its mean per match with a Student-t 95% interval;
+    - a ratio metric (numerator and denominator columns, e.g. contracts made over
+      contracts pitched): sum over sum, overall and per strategy (summed over its
+      seats), with a 95% interval from the ratio estimator's variance clustered by
+      match (matches are the independent units); for a proportion it is widened to at
+      least the Wilson interval, which stays honest near 0 and 1.
+    """
+
+    def __init__(self, labels: tuple[str, ...], match_metrics: tuple[tuple[str, str], ...] = (),
+                 ratio_metrics: tuple[tuple[str, str, str], ...] = ()):
+        self.labels = labels
+        self.match_metrics = match_metrics
+        self.ratio_metrics = ratio_metrics
+        self.groups: dict[str, np.ndarray] = {"all": np.arange(len(labels))}
+        for label in dict.fromkeys(labels):
+            self.groups[label] = np.array([s for s, l in enumerate(labels) if l == label])
+        self.means = {col: _Sums() for col, _ in match_metrics}
+        # per (ratio, group): block sums of x, y, x*x, y*y, x*y
+        self.ratios = {(title, g): [[] for _ in range(5)] for title, _, _ in ratio_metrics
+                       for g in self.groups}
+        self.matches = 0
+
+    def add(self, start: int, tables: dict[str, dict[str, np.ndarray]]) -> None:
+        if start % BLOCK:
+            raise ValueError(f"chunks must start at multiples of {BLOCK} matches")
+        seats = tables["seats"]
+        n_seats = len(self.labels)
+        for col, _ in self.match_metrics:
+            values = np.asarray(seats[col], dtype=np.float64).reshape(-1, n_seats)[:, 0]
+            self.means[col].add(np.ascontiguousarray(values))
+        for title, num, den in self.ratio_metrics:
+            x_all = np.asarray(seats[num], dtype=np.float64).reshape(-1, n_seats)
+            y_all = np.asarray(seats[den], dtype=np.float64).reshape(-1, n_seats)
+            for g, cols in self.groups.items():
+                x = x_all[:, cols].sum(axis=1)
+                y = y_all[:, cols].sum(axis=1)
+                cuts = np.arange(0, len(x), BLOCK)
+                for store, v in zip(self.ratios[(title, g)], (x, y, x * x, y * y, x * y)):
+                    store.extend(np.add.reduceat(v, cuts).tolist())
+        self.matches += len(seats["match"]) // n_seats
+
+    def frame(self) -> pd.DataFrame:
+        """One row per figure: ``metric`` (its title), ``by`` (``match`` for a match
+        metric; ``all`` or ``strategy`` for a ratio), ``name``, ``matches``, ``count``
+        (the ratio's denominator total), ``value``, ``lo``, ``hi``."""
+        from scipy import stats
+
+        rows = []
+        n = self.matches
+        for col, title in self.match_metrics:
+            s = self.means[col]
+            mean, lo, hi = mean_interval(math.fsum(s.blocks), math.fsum(s.blocks_sq), n)
+            rows.append({"metric": title, "by": "match", "name": "", "matches": n,
+                         "count": n, "value": mean, "lo": lo, "hi": hi})
+        t = stats.t.ppf(0.975, n - 1) if n > 1 else math.nan
+        for title, _, _ in self.ratio_metrics:
+            for g in self.groups:
+                sx, sy, sxx, syy, sxy = (math.fsum(v) for v in self.ratios[(title, g)])
+                r = sx / sy if sy > 0 else math.nan
+                lo = hi = math.nan
+                if sy > 0 and n > 1:
+                    resid = max(0.0, sxx - 2 * r * sxy + r * r * syy)
+                    half = t * math.sqrt(resid * n / (n - 1)) / sy
+                    lo, hi = r - half, r + half
+                    if 0 <= sx <= sy:  # a proportion: never narrower than Wilson's interval
+                        wlo, whi = wilson_interval(sx, sy)
+                        lo, hi = min(lo, wlo), max(hi, whi)
+                rows.append({"metric": title, "by": "all" if g == "all" else "strategy",
+                             "name": g, "matches": n, "count": int(sy), "value": r,
+                             "lo": lo, "hi": hi})
+        return pd.DataFrame(rows, columns=["metric", "by", "name", "matches", "count", "value",
+                                           "lo", "hi"])

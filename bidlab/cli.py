@@ -192,7 +192,9 @@ def cmd_simulate(args) -> None:
         raise SystemExit(130) from None
     if args.json:
         print(json.dumps({"provenance": run.provenance,
-                          "summary": json.loads(run.summary.to_json(orient="records"))}, indent=1))
+                          "summary": json.loads(run.summary.to_json(orient="records")),
+                          "game_summary": json.loads(run.game_summary.to_json(orient="records"))},
+                         indent=1))
         return
     print(format_summary(run))
     if args.out:
@@ -217,7 +219,76 @@ def format_summary(run) -> str:
     lines.append(pd.DataFrame(shown).to_string(index=False))
     lines.append("\nmeans with 95% intervals [low, high]; win share: ties split; a strategy "
                  "in several seats is averaged over its seats per match")
+    game_summary = getattr(run, "game_summary", None)
+    if game_summary is not None and not game_summary.empty:
+        lines.append(format_game_summary(game_summary))
     return "\n".join(lines)
+
+
+def format_game_summary(frame) -> str:
+    """Game-level figures (``Simulation.game_summary``): per-match means, then one row
+    per ratio and strategy (``all``: every seat together)."""
+    import pandas as pd
+
+    def cell(row):
+        if row.value != row.value:  # NaN: nothing to divide by
+            return "-"
+        return f"{row.value:.3f} [{row.lo:.3f}, {row.hi:.3f}]"
+
+    lines = [""]
+    for row in frame[frame["by"] == "match"].itertuples():
+        lines.append(f"{row.metric}: {cell(row)} (95% interval)")
+    ratios = frame[frame["by"] != "match"].copy()
+    if not ratios.empty:
+        # Titles "GROUP: CASE" (e.g. "bid made rate by contract: 2") share one table.
+        split = ratios["metric"].str.partition(": ")
+        ratios["group"], ratios["case"] = split[0], split[2].where(split[2] != "", split[0])
+        for group in dict.fromkeys(ratios["group"]):
+            part = ratios[ratios["group"] == group]
+            order = {name: i for i, name in enumerate(dict.fromkeys(part["name"]))}
+            part = part.iloc[sorted(range(len(part)), key=lambda i: order[part["name"].iloc[i]])]
+            column = group.rpartition(" by ")[2] if " by " in group else "case"
+            table = pd.DataFrame({"strategy": part["name"], column: part["case"],
+                                  "n": [f"{c:,}" for c in part["count"]],
+                                  "rate [95% interval]": [cell(r) for r in part.itertuples()]})
+            lines.append(f"\n{group} (n: the denominator; intervals clustered by match):")
+            lines.append(table.to_string(index=False))
+    return "\n".join(lines)
+
+
+def _situation_help(game: str) -> str:
+    from sim.games import get_game
+    try:
+        return get_game(game).situation_help
+    except Exception:  # noqa: BLE001 - help text must never break the parser
+        return ""
+
+
+def cmd_bid_ev(args) -> None:
+    from analysis.bidev import bid_ev
+    from sim.rules import parse_assignments
+    situation = parse_assignments(args.state, what="--state")
+    situation["hand"] = args.hand
+    if args.seat is not None:
+        situation["seat"] = args.seat
+    result = bid_ev(args.game, situation, rollouts=args.rollouts, seed=args.seed,
+                    rules=_rules(args), strategies=args.strategy, candidates=args.candidates)
+    if args.json:
+        print(json.dumps(result.to_json(), indent=1))
+        return
+    import pandas as pd
+    f = result.frame
+    shown = pd.DataFrame({
+        "action": f["action"],
+        "match score [95% CI]": [f"{m:.4g} [{lo:.4g}, {hi:.4g}]"
+                                 for m, lo, hi in zip(f["mean"], f["ci_low"], f["ci_high"])],
+        "vs best [95% CI]": [f"{d:+.3g} [{lo:+.3g}, {hi:+.3g}]"
+                             for d, lo, hi in zip(f["diff_vs_best"], f["diff_lo"], f["diff_hi"])],
+        "win share": [f"{w:.3f}" for w in f["win"]],
+        "P(best)": [f"{p:.2f}" for p in f["p_best"]]})
+    print(f"{args.game}: {args.rollouts:,} rollouts per candidate, seed {args.seed}\n")
+    _print_table(shown)
+    print(f"\nbest: {result.best} (probability it is best: {result.p_best:.2f})")
 
 
 def cmd_trace(args) -> None:

@@ -34,3 +34,11 @@ class Game:
     """Table name -> one line on what a row is; ``seats`` always, others with detail."""
     summary_metrics: tuple[str, ...] = ("score", "win")
     """Columns of the ``seats`` table that a run summary reports per strategy and seat."""
+    match_metrics: tuple[tuple[str, str], ...] = ()
+    """(column, title): columns of the ``seats`` table that are equal on every seat of a
+    match (pitch: ``deals``); a run summary reports their mean per match with a 95%
+    interval (``analysis.summary.GameSummary``)."""
+    ratio_metrics: tuple[tuple[str, str, str], ...] = ()
+    """(title, numerator, denominator): pairs of ``seats`` columns; a run summary reports
+    sum over sum, overall and per strategy, with a 95% interval clustered by match
+    (pitch: contracts made over contracts pitched, by contract)."""

@@ -100,40 +100,64 @@ class GameStrategies:
     default: str
     bundles: dict[str, str] = field(default_factory=dict)
 
-    def by_name(self, name: str) -> Policy:
+    def by_name(self, name: str, decision: str | None = None) -> Policy:
+        """The policy called ``name`` (for ``decision``, where two decision kinds have a
+        policy of that name, e.g. a random bid and a random card)."""
         for p in self.policies:
-            if p.name == name:
+            if p.name == name and (decision is None or p.decision == decision):
                 return p
-        names = ", ".join([p.name for p in self.policies] + list(self.bundles))
+        names = ", ".join(dict.fromkeys([p.name for p in self.policies] + list(self.bundles)))
         raise StrategyError(f"unknown {self.game} policy {name!r}; known: {names} "
                             f"(see `bidlab policies {self.game}`)")
+
+    def _resolve(self, names: list[str], text: str) -> list[Policy]:
+        """One policy per name. A name that several decision kinds share goes to the
+        first of those kinds (in ``decisions`` order) that no other name in the
+        strategy takes: ``random+random`` is a random bid and a random card,
+        ``strength+random`` a random card."""
+        found = [[p for p in self.policies if p.name == name] for name in names]
+        for name, options in zip(names, found):
+            if not options:
+                self.by_name(name)  # raises, listing the known names
+        chosen: list[Policy | None] = [o[0] if len(o) == 1 else None for o in found]
+        taken = {p.decision for p in chosen if p is not None}
+        for i, options in enumerate(found):
+            if chosen[i] is None:
+                free = sorted((p for p in options if p.decision not in taken),
+                              key=lambda p: self.decisions.index(p.decision))
+                if not free:
+                    raise StrategyError(f"strategy {text!r} names two policies for the same "
+                                        f"decision")
+                chosen[i] = free[0]
+                taken.add(free[0].decision)
+        return [p for p in chosen if p is not None]
 
     def parse(self, text: str) -> Strategy:
         """``NAME[+NAME...][:param=value,...]`` -> Strategy; one policy per decision kind."""
         names, _, args = text.strip().partition(":")
         names = self.bundles.get(names, names)
-        chosen = [self.by_name(n.strip()) for n in names.split("+")]
+        chosen = self._resolve([n.strip() for n in names.split("+")], text)
         by_decision = {p.decision: p for p in chosen}
         if len(by_decision) != len(chosen):
             raise StrategyError(f"strategy {text!r} names two policies for the same decision")
         for d in self.decisions:
             if d not in by_decision:
-                by_decision[d] = self.by_name(self._default_for(d))
-        values = {p.name: list(p.defaults()) for p in by_decision.values()}
+                by_decision[d] = self.by_name(self._default_for(d), d)
+        values = {d: list(p.defaults()) for d, p in by_decision.items()}
         for item in filter(None, (a.strip() for a in args.split(","))):
             key, sep, val = item.partition("=")
             if not sep:
                 raise StrategyError(f"strategy {text!r}: parameter {item!r} must be name=value")
             owner = self._owner(key.strip(), list(by_decision.values()), text)
             i = [p.name for p in owner.params].index(key.strip().split(".")[-1])
-            values[owner.name][i] = owner.params[i].parse(val, owner.name)
-        return Strategy(tuple((by_decision[d], tuple(values[by_decision[d].name]))
+            values[owner.decision][i] = owner.params[i].parse(val, owner.name)
+        return Strategy(tuple((by_decision[d], tuple(values[d]))
                               for d in self.decisions))
 
     def _default_for(self, decision: str) -> str:
         default = self.bundles.get(self.default, self.default)
         for name in default.split("+"):
-            if self.by_name(name).decision == decision:
+            if any(p.name == name and p.decision == decision for p in self.policies):
                 return name
         raise StrategyError(f"no default {decision} policy for {self.game}")
 

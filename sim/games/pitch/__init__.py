@@ -1,0 +1,32 @@
+"""pitch -- Auction Pitch / Setback (``rules/pitch.md``): one bidding round, six
+tricks, first to the target score wins. The first trick-taking game: its trick
+machinery lives in ``sim/tricks.py`` for the others to reuse."""
+
+from sim.game import Game
+from sim.games.pitch import rules as _rules
+from sim.games.pitch.engine import run_chunk
+from sim.games.pitch.referee import replay
+from sim.games.pitch.trace import trace
+
+GAME = Game(
+    name="pitch",
+    title="Auction Pitch / Setback: one bidding round, six tricks, first to the target",
+    rule_keys=_rules.KEYS,
+    make_rules=_rules.make,
+    n_seats=lambda rules: rules.players,
+    run_chunk=run_chunk,
+    trace=trace,
+    replay=replay,
+    tables={
+        "seats": "one row per game and seat: final score, win share, points won, deals in "
+                 "the game, contracts pitched/made/set (in all and by contract 1..4)",
+        "deals": "one row per game, deal and seat: dealer, pitcher, contract, made, hold, "
+                 "stuck, trump, which of high/low/jack/joker/game this seat won, deal score, "
+                 "score after",
+    },
+    summary_metrics=("score", "win"),
+    match_metrics=(("deals", "mean deals per game (redeals included)"),),
+    ratio_metrics=tuple((f"bid made rate by contract: {b}", f"made_{b}", f"pitched_{b}")
+                        for b in range(1, 5))
+    + (("bid made rate by contract: all", "made", "pitched"),),
+)

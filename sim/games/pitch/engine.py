@@ -1,0 +1,209 @@
+"""Python side of the pitch kernel: allocate, call, check errors, shape tables."""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+
+from sim.cards import format_card
+from sim.errors import IllegalActionError, StrategyError
+from sim.game import Columns, Policies
+from sim.games.pitch import kernel as K
+from sim.games.pitch import obs as O
+from sim.games.pitch.rules import pack
+from sim.rules import Rules
+
+DEAL_ROWS = 32
+"""Per-deal rows reserved per game on the first pass of a detailed run; a chunk with a
+longer game is played again with exact room."""
+
+NO_FIXED = np.full((0, 1), -1, dtype=np.int64)
+
+
+def _check_policies(policies: Policies, n: int) -> None:
+    for d in ("bid", "play"):
+        if d not in policies:
+            raise StrategyError(f"pitch needs a {d!r} policy per seat; got decisions "
+                                f"{sorted(policies)}")
+        ids, params = policies[d]
+        if len(ids) != n or params.shape[0] != n:
+            raise StrategyError(f"pitch with {n} players needs {n} {d} policies, got {len(ids)}")
+
+
+def _check(err: np.ndarray, start: int, labels: tuple[str, ...]) -> None:
+    bad = np.flatnonzero(err[:, K.ERR_CODE])
+    if bad.size == 0:
+        return
+    m = int(bad[0])
+    code, seat, deal, value, legal, high, extra = (int(x) for x in err[m])
+    where = f"game {start + m}, deal {deal}, seat {seat}"
+    if code == K.TRACE_OVERFLOW:
+        raise IllegalActionError(f"{where}: the trace buffer overflowed")
+    if code == K.ILLEGAL_BID:
+        allowed = ["a pass (0)"]
+        if legal <= 4:
+            allowed.append(f"a bid of {legal}..4")
+        if extra:
+            allowed.append(f"a hold ({O.HOLD}) at {high}")
+        raise IllegalActionError(
+            f"{where}: bid policy of {labels[seat]!r} answered {value}, which is illegal; "
+            f"legal: {', '.join(allowed)} (rules P2, P3)")
+    cards = " ".join(format_card(c) for c in range(53) if legal >> c & 1)
+    shown = format_card(value) if 0 <= value <= 52 else str(value)
+    raise IllegalActionError(
+        f"{where}, trick {extra}: play policy of {labels[seat]!r} played {shown}, which is "
+        f"illegal; legal: {cards} (rule P7)")
+
+
+def _fixed(fixed: np.ndarray | None, n: int) -> np.ndarray:
+    if fixed is None:
+        return NO_FIXED
+    fixed = np.asarray(fixed, dtype=np.int64)
+    if fixed.ndim != 2 or fixed.shape[1] != n:
+        raise ValueError(f"fixed hands: one row per deal, one mask (or -1) per seat ({n})")
+    return np.ascontiguousarray(fixed)
+
+
+def _play(rules: Rules, policies: Policies, seed: int, start: int, count: int, detail: bool,
+          doff: np.ndarray, fixed: np.ndarray):
+    R = pack(rules)
+    n = rules.players
+    bid_ids, bid_params = policies["bid"]
+    play_ids, play_params = policies["play"]
+    rows = int(doff[-1]) if detail else 0
+    a = dict(seat_out=np.zeros((count, n, K.SEAT_COLS), np.int32),
+             win=np.zeros((count, n), np.float64),
+             game_out=np.zeros((count, K.GAME_COLS), np.int32),
+             deal_out=np.zeros((rows, K.DEAL_COLS), np.int32),
+             deal_seat=np.zeros((rows, n, 2), np.int32),
+             err=np.zeros((count, K.ERR_SIZE), np.int64))
+    n_blocks = max(1, min(count, 4 * numba.get_num_threads()))
+    K.play_chunk(np.uint64(seed), start, count, n_blocks, R,
+                 np.ascontiguousarray(bid_ids, dtype=np.int64),
+                 np.ascontiguousarray(bid_params, dtype=np.float64),
+                 np.ascontiguousarray(play_ids, dtype=np.int64),
+                 np.ascontiguousarray(play_params, dtype=np.float64), fixed,
+                 a["seat_out"], a["win"], a["game_out"], detail, doff, a["deal_out"],
+                 a["deal_seat"], a["err"])
+    return a
+
+
+def run_chunk(rules: Rules, policies: Policies, labels: tuple[str, ...], seed: int,
+              start: int, count: int, detail: bool = False,
+              fixed: np.ndarray | None = None) -> dict[str, Columns]:
+    """Play games ``start .. start + count - 1``; tables ``seats`` (+ ``deals``).
+
+    ``fixed`` (optional, one row per deal, one card mask or -1 per seat) deals chosen
+    hands in every game of the chunk; see ``kernel.py``.
+    """
+    n = rules.players
+    _check_policies(policies, n)
+    fx = _fixed(fixed, n)
+    cap = min(rules.max_deals, DEAL_ROWS)
+    doff = np.arange(count + 1, dtype=np.int64) * cap if detail else np.zeros(count + 1, np.int64)
+    a = _play(rules, policies, seed, start, count, detail, doff, fx)
+    _check(a["err"], start, labels)
+    deals = a["game_out"][:, K.G_DEALS].astype(np.int64)
+    if detail and deals.max(initial=0) > cap:        # a long game: play again with room
+        doff = np.concatenate([[0], np.cumsum(deals)]).astype(np.int64)
+        a = _play(rules, policies, seed, start, count, detail, doff, fx)
+    match = np.arange(start, start + count, dtype=np.int64)
+    so = a["seat_out"]
+    seats = {
+        "match": np.repeat(match, n), "seat": np.tile(np.arange(n, dtype=np.int8), count),
+        "score": so[:, :, K.S_SCORE].ravel(), "win": a["win"].ravel(),
+        "points": so[:, :, K.S_POINTS].ravel(),
+        "deals": np.repeat(a["game_out"][:, K.G_DEALS], n),
+        "redeals": np.repeat(a["game_out"][:, K.G_REDEALS], n),
+        "pitched": so[:, :, K.S_PITCHED:K.S_PITCHED + 4].sum(axis=2, dtype=np.int32).ravel(),
+        "made": so[:, :, K.S_MADE:K.S_MADE + 4].sum(axis=2, dtype=np.int32).ravel(),
+        "sets": so[:, :, K.S_SETS].ravel(),
+    }
+    for b in range(4):
+        seats[f"pitched_{b + 1}"] = so[:, :, K.S_PITCHED + b].astype(np.int16).ravel()
+    for b in range(4):
+        seats[f"made_{b + 1}"] = so[:, :, K.S_MADE + b].astype(np.int16).ravel()
+    tables = {"seats": seats}
+    if detail:
+        tables["deals"] = _deal_table(a, doff, deals, match, n)
+    return tables
+
+
+def _deal_table(a: dict, doff: np.ndarray, deals: np.ndarray, match: np.ndarray,
+                n: int) -> Columns:
+    """One row per game, deal and seat."""
+    rows = np.concatenate([np.arange(doff[m], doff[m] + deals[m]) for m in range(len(deals))]) \
+        if len(deals) else np.zeros(0, np.int64)
+    deal_no = np.concatenate([np.arange(k) for k in deals]) if len(deals) else rows
+    do = a["deal_out"][rows]
+    ds = a["deal_seat"][rows]
+    k = len(rows)
+    seat = np.tile(np.arange(n, dtype=np.int8), k)
+
+    def per_deal(col, dtype=np.int8):
+        return np.repeat(do[:, col], n).astype(dtype)
+
+    def nullable(values):
+        return np.ma.array(values, mask=values < 0, fill_value=-1)
+
+    pitcher = per_deal(K.D_PITCHER)
+    redeal = pitcher < 0
+    made = per_deal(K.D_MADE)
+    out = {
+        "match": np.repeat(match[np.repeat(np.arange(len(deals)), deals)], n),
+        "deal": np.repeat(deal_no, n).astype(np.int32),
+        "seat": seat,
+        "dealer": per_deal(K.D_DEALER),
+        "pitcher": nullable(pitcher),
+        "contract": np.ma.array(per_deal(K.D_CONTRACT), mask=redeal, fill_value=-1),
+        "made": np.ma.array(made == 1, mask=made < 0),
+        "hold": per_deal(K.D_HOLD).astype(bool),
+        "stuck": per_deal(K.D_STUCK).astype(bool),
+        "trump": nullable(per_deal(K.D_TRUMP)),
+    }
+    for i, name in enumerate(("high", "low", "jack", "joker", "game")):
+        out[name] = np.repeat(do[:, K.D_OWNERS + i], n) == seat
+    out["deal_score"] = ds[:, :, K.DS_SCORE].ravel().astype(np.int16)
+    out["score_after"] = ds[:, :, K.DS_AFTER].ravel()
+    return out
+
+
+def play_one(rules: Rules, policies: Policies, labels: tuple[str, ...], seed: int, index: int,
+             fixed: np.ndarray | None = None):
+    """Game ``index`` with everything recorded: (arrays, logs). ``arrays`` holds the
+    kernel's outputs for one game (``deal_out``/``deal_seat`` one row per deal);
+    ``logs``: ``hands`` (deals x seats masks), ``bids`` (deals x seats, speaking order),
+    ``cards`` (deals x 6 players, play order), ``tricks`` (deals x 6 winners)."""
+    n = rules.players
+    _check_policies(policies, n)
+    fx = _fixed(fixed, n)
+    R = pack(rules)
+    bid_ids, bid_params = policies["bid"]
+    play_ids, play_params = policies["play"]
+    scratch = K.new_scratch(max(bid_params.shape[1], play_params.shape[1]))
+
+    def play(deals: int):
+        a = dict(seat_out=np.zeros((1, n, K.SEAT_COLS), np.int32),
+                 win=np.zeros((1, n), np.float64),
+                 game_out=np.zeros((1, K.GAME_COLS), np.int32),
+                 deal_out=np.zeros((deals, K.DEAL_COLS), np.int32),
+                 deal_seat=np.zeros((deals, n, 2), np.int32),
+                 err=np.zeros((1, K.ERR_SIZE), np.int64))
+        logs = dict(hands=np.zeros((deals, n), np.int64),
+                    bids=np.full((deals, n), O.NOT_YET, np.int64),
+                    cards=np.full((deals, 6 * n), -1, np.int64),
+                    tricks=np.full((deals, 6), -1, np.int64))
+        if deals == 0:
+            logs = {k: np.empty((0, 1), np.int64) for k in logs}
+        K.play_match(np.uint64(seed), index, R, np.asarray(bid_ids, np.int64),
+                     np.asarray(bid_params, np.float64), np.asarray(play_ids, np.int64),
+                     np.asarray(play_params, np.float64), 0, fx, *scratch,
+                     a["seat_out"], a["win"], a["game_out"], deals > 0,
+                     np.array([0, deals], np.int64), a["deal_out"], a["deal_seat"], a["err"],
+                     logs["hands"], logs["bids"], logs["cards"], logs["tricks"])
+        _check(a["err"], index, labels)
+        return a, logs
+
+    # First count the deals, then replay the game recording them in buffers that size.
+    counted, _ = play(0)
+    return play(int(counted["game_out"][0, K.G_DEALS]))

@@ -1,0 +1,430 @@
+"""The pitch match loop (rules P1-P17), compiled with numba.
+
+``play_chunk`` plays games ``[start, start + count)`` into preallocated arrays; it is
+the only entry point the runner uses. ``play_match`` plays one game (deals until
+someone reaches the target, or ``max_deals``) and, when asked, fills a per-deal table
+and logs every bid and card for the trace.
+
+This module imports the policy dispatchers from ``strategies.pitch``: the one place
+where ``sim`` reaches into ``strategies``, because numba must inline the policies into
+the match loop (see ``sim/__init__.py`` for the cache key that keeps this honest).
+
+Cards: stream 0 of the game deals; each deal draws ``6 x players`` cards by a partial
+Fisher-Yates shuffle of a fresh deck, so deal ``d`` of game ``i`` is the same whatever
+the policies do (common random numbers). Seat ``s`` gets cards ``6s .. 6s+5`` of the
+draw. ``fixed`` (tests, bid-EV analyses) replaces chosen hands: ``fixed[d, s]`` is a
+card mask for seat ``s`` in deal ``d``, or -1 to deal that seat at random from the
+cards left; rows past ``fixed.shape[0]`` are dealt normally.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+from sim import tricks as T
+from sim.games.pitch import core as C
+from sim.games.pitch import obs as O
+from sim.games.pitch.rules import (HAND, MAX_PLAYERS, R_DEALER_HOLD, R_FIRST_DEALER, R_JOKER,
+                                   R_LOW_CAPTURED, R_MAX_DEALS, R_MIN_BID, R_PLAYERS, R_SMUDGE,
+                                   R_STUCK, R_TARGET, R_TIE_PITCHER)
+from sim.rng import DEAL_STREAM, below, seed_stream
+from strategies.pitch import HOLD, PASS, WORK_SIZE, bid, play
+
+# Error codes written to ``err[m, ERR_CODE]``.
+OK, ILLEGAL_BID, ILLEGAL_CARD, TRACE_OVERFLOW = 0, 1, 2, 3
+ERR_CODE, ERR_SEAT, ERR_DEAL, ERR_VALUE, ERR_LEGAL, ERR_HIGH, ERR_TRICK = range(7)
+ERR_SIZE = 7
+
+# Columns of ``seat_out`` (int32, games x seats x SEAT_COLS).
+S_SCORE, S_POINTS, S_SETS = 0, 1, 2
+S_PITCHED = 3          # 4 columns: contracts of 1..4 this seat played as pitcher
+S_MADE = S_PITCHED + 4  # 4 columns: ... and made
+SEAT_COLS = S_MADE + 4
+# Columns of ``game_out`` (int32, games x GAME_COLS).
+G_DEALS, G_WINNER, G_REDEALS = 0, 1, 2
+GAME_COLS = 3
+# Columns of ``deal_out`` (int32, deal rows x DEAL_COLS); per seat ``deal_seat``
+# (int32, deal rows x seats x 2: the deal's score, the score after it).
+D_DEALER, D_PITCHER, D_CONTRACT, D_MADE, D_HOLD, D_STUCK, D_TRUMP = range(7)
+D_OWNERS = 7           # 5 columns: owners of high, low, jack, joker, game (-1 nobody)
+DEAL_COLS = D_OWNERS + C.N_POINTS
+DS_SCORE, DS_AFTER = 0, 1
+
+# Layout of the kernel's own int64 scratch ``si``.
+I_HANDS = 0
+I_DEALT = I_HANDS + MAX_PLAYERS
+I_WON = I_DEALT + MAX_PLAYERS
+I_SCORES = I_WON + MAX_PLAYERS
+I_POINTS = I_SCORES + MAX_PLAYERS
+I_DELTA = I_POINTS + MAX_PLAYERS
+I_OWNERS = I_DELTA + MAX_PLAYERS
+I_TRICK = I_OWNERS + 8
+I_DECK = I_TRICK + 8
+I_SIZE = I_DECK + 56
+
+
+@njit(cache=True, _nrt=False)
+def _fail(err, m, code, seat, deal, value, legal, high, trick):
+    err[m, ERR_CODE] = code
+    err[m, ERR_SEAT] = seat
+    err[m, ERR_DEAL] = deal
+    err[m, ERR_VALUE] = value
+    err[m, ERR_LEGAL] = legal
+    err[m, ERR_HIGH] = high
+    err[m, ERR_TRICK] = trick
+
+
+@njit(cache=True, _nrt=False)
+def _deal(R, rng, si, fixed, d):
+    """P1: six cards each into ``si[I_HANDS + s]`` (masks) and ``si[I_DEALT + s]``."""
+    n = R[R_PLAYERS]
+    size = 52 + R[R_JOKER]
+    taken = np.int64(0)
+    random_seats = n
+    if d < fixed.shape[0]:
+        for s in range(n):
+            if fixed[d, s] >= 0:
+                taken |= fixed[d, s]
+                random_seats -= 1
+    k = 0
+    for c in range(size):
+        if not taken & (np.int64(1) << c):
+            si[I_DECK + k] = c
+            k += 1
+    need = HAND * random_seats
+    for i in range(need):                       # partial Fisher-Yates
+        j = i + below(rng, k - i)
+        t = si[I_DECK + i]
+        si[I_DECK + i] = si[I_DECK + j]
+        si[I_DECK + j] = t
+    r = 0
+    for s in range(n):
+        if d < fixed.shape[0] and fixed[d, s] >= 0:
+            hand = fixed[d, s]
+        else:
+            hand = np.int64(0)
+            for i in range(HAND):
+                hand |= np.int64(1) << si[I_DECK + HAND * r + i]
+            r += 1
+        si[I_HANDS + s] = hand
+        si[I_DEALT + s] = hand
+
+
+@njit(cache=True, _nrt=False)
+def _start_game(R, o):
+    for i in range(o.shape[0]):
+        o[i] = 0
+    o[O.PLAYERS] = R[R_PLAYERS]
+    o[O.JOKER] = R[R_JOKER]
+    o[O.MIN_BID] = R[R_MIN_BID]
+    o[O.DEALER_HOLD] = R[R_DEALER_HOLD]
+    o[O.STUCK_DEALER] = R[R_STUCK]
+    o[O.LOW_CAPTURED] = R[R_LOW_CAPTURED]
+    o[O.TIE_PITCHER] = R[R_TIE_PITCHER]
+    o[O.SMUDGE] = R[R_SMUDGE]
+    o[O.TARGET] = R[R_TARGET]
+    o[O.DECK] = np.int64(T.DECK52) | (np.int64(T.JOKER_BIT) if R[R_JOKER] else np.int64(0))
+
+
+@njit(cache=True, _nrt=False)
+def _start_deal(o, n, d, dealer, si):
+    o[O.DEAL] = d
+    o[O.DEALER] = dealer
+    o[O.PHASE] = O.BIDDING
+    o[O.HIGH_BID] = 0
+    o[O.HIGH_BIDDER] = -1
+    o[O.PITCHER] = -1
+    o[O.CONTRACT] = 0
+    o[O.TRUMP] = -1
+    o[O.TRICK] = 0
+    o[O.LEADER] = -1
+    o[O.TRICK_N] = 0
+    o[O.PLAYED] = 0
+    o[O.LED] = -1
+    o[O.WINNING] = -1
+    o[O.LEGAL] = 0
+    for s in range(n):
+        o[O.BIDS + s] = O.NOT_YET
+        o[O.SCORES + s] = si[I_SCORES + s]
+        o[O.LEFT + s] = HAND
+        o[O.PLAYED_BY + s] = 0
+        o[O.WON_BY + s] = 0
+        o[O.VOIDS + s] = 0
+        o[O.TRICK_CARDS + s] = -1
+        si[I_WON + s] = 0
+
+
+@njit(cache=True, _nrt=False)
+def _show(o, p, rng, si, params, rngs, s):
+    """Prepare seat ``s``'s question: its number and own hand into the observation, its
+    parameters and random state into scratch vectors (no array views in the hot loop)."""
+    o[O.SEAT] = s
+    o[O.HAND] = si[I_HANDS + s]
+    for j in range(params.shape[1]):
+        p[j] = params[s, j]
+    for j in range(4):
+        rng[j] = rngs[1 + s, j]
+
+
+@njit(cache=True, _nrt=False)
+def _keep_rng(o, rng, rngs, s):
+    for j in range(4):
+        rngs[1 + s, j] = rng[j]
+    o[O.HAND] = 0
+    o[O.LEGAL] = 0
+
+
+@njit(cache=True, _nrt=False)
+def _ask_bid(pid, o, p, rng, si, params, rngs, s):
+    _show(o, p, rng, si, params, rngs, s)
+    b = bid(pid, o, p, rng)
+    _keep_rng(o, rng, rngs, s)
+    return b
+
+
+@njit(cache=True, _nrt=False)
+def _ask_card(pid, o, p, rng, work, si, params, rngs, s, legal):
+    _show(o, p, rng, si, params, rngs, s)
+    o[O.LEGAL] = legal
+    c = play(pid, o, p, rng, work)
+    _keep_rng(o, rng, rngs, s)
+    return c
+
+
+@njit(cache=True, _nrt=False)
+def _bidding(R, o, p, rng, work, si, bid_pids, bid_params, rngs, m, d, dealer, err,
+             log_bids):
+    """P2-P5. Returns (pitcher or -1 for a redeal, contract, held, stuck)."""
+    n = R[R_PLAYERS]
+    min_bid = R[R_MIN_BID]
+    high = 0
+    bidder = -1
+    held = False
+    for k in range(n):
+        s = (dealer + 1 + k) % n
+        b = _ask_bid(bid_pids[s], o, p, rng, si, bid_params, rngs, s)
+        hold_ok = s == dealer and R[R_DEALER_HOLD] != 0 and 0 < high < 4
+        ok = b == PASS or (b == HOLD and hold_ok) or (min_bid <= b <= 4 and b > high)
+        if not ok:
+            _fail(err, m, ILLEGAL_BID, s, d, b, max(min_bid, high + 1), high,
+                  1 if hold_ok else 0)
+            return -1, 0, False, False
+        if log_bids.shape[0] > 0:
+            log_bids[d, k] = b
+        o[O.BIDS + s] = b
+        if b == HOLD:
+            bidder = dealer
+            held = True
+            o[O.HIGH_BIDDER] = dealer
+        elif b != PASS:
+            high = b
+            bidder = s
+            o[O.HIGH_BID] = b
+            o[O.HIGH_BIDDER] = s
+    if bidder >= 0:
+        return bidder, high, held, False
+    if R[R_STUCK]:
+        return dealer, min_bid, False, True
+    return -1, 0, False, False
+
+
+@njit(cache=True, _nrt=False)
+def _tricks(R, o, p, rng, work, si, play_pids, play_params, rngs, m, d, pitcher, err,
+            log_cards, log_tricks):
+    """P6-P8: six tricks, the pitcher leading the first. Returns the trump suit, or -1
+    after an illegal card."""
+    n = R[R_PLAYERS]
+    logging = log_cards.shape[0] > 0
+    leader = pitcher
+    trump = np.int64(-1)
+    played = np.int64(0)
+    o[O.PHASE] = O.PLAYING
+    for t in range(HAND):
+        o[O.TRICK] = t
+        o[O.LEADER] = leader
+        led = np.int64(-1)
+        best_pos = 0
+        best = np.int64(-1)
+        tmask = np.int64(0)
+        for k in range(n):
+            s = (leader + k) % n
+            hand = si[I_HANDS + s]
+            legal = C.legal(hand, led, trump)
+            if T.count(legal) == 1:
+                c = T.lowest(legal)
+            else:
+                c = _ask_card(play_pids[s], o, p, rng, work, si, play_params, rngs, s, legal)
+                if c < 0 or c > 52 or not legal & (np.int64(1) << c):
+                    _fail(err, m, ILLEGAL_CARD, s, d, c, legal, trump, t)
+                    return np.int64(-1)
+            b = np.int64(1) << c
+            si[I_HANDS + s] = hand & ~b
+            played |= b
+            tmask |= b
+            if k == 0:
+                if trump < 0:
+                    trump = C.trump_of_lead(c)                       # P6
+                    o[O.TRUMP] = trump
+                led = T.effective_suit(c, trump)
+                best = c
+                best_pos = 0
+                o[O.LED] = led
+            else:
+                o[O.VOIDS + s] |= T.revealed_voids(c, led, trump, T.FOLLOW_OR_TRUMP)
+                if T.power(c, led, trump, False) > T.power(best, led, trump, False):  # P8
+                    best = c
+                    best_pos = k
+            o[O.WINNING] = best
+            o[O.TRICK_CARDS + k] = c
+            o[O.TRICK_N] = k + 1
+            o[O.PLAYED] = played
+            o[O.PLAYED_BY + s] |= b
+            o[O.LEFT + s] -= 1
+            if logging:
+                log_cards[d, t * n + k] = c
+        winner = (leader + best_pos) % n
+        si[I_WON + winner] |= tmask
+        o[O.WON_BY + winner] |= tmask
+        if logging:
+            log_tricks[d, t] = winner
+        leader = winner
+        o[O.TRICK_N] = 0
+        o[O.LED] = -1
+        o[O.WINNING] = -1
+        for k in range(n):
+            o[O.TRICK_CARDS + k] = -1
+    return trump
+
+
+@njit(cache=True, _nrt=False)
+def play_match(seed, index, R, bid_pids, bid_params, play_pids, play_params, m, fixed,
+               o, p, rng, rngs, work, si,
+               seat_out, win, game_out, detail, doff, deal_out, deal_seat,
+               err, log_hands, log_bids, log_cards, log_tricks):
+    """Play game ``index`` into row ``m`` of the output arrays.
+
+    Scratch: ``o`` int64[O.SIZE]; ``p`` float64[max parameter count]; ``rng``
+    uint64[4]; ``rngs`` uint64[MAX_PLAYERS + 1, 4]; ``work`` int64[WORK_SIZE] (the play
+    policies' own scratch); ``si`` int64[I_SIZE]. With ``detail`` deal ``d`` of the
+    game fills row ``doff[m] + d`` of ``deal_out``/``deal_seat`` while that is below
+    ``doff[m + 1]``. Non-empty ``log_*`` arrays (one row per deal) record the hands as
+    dealt (masks), the calls in speaking order, the cards in play order and the trick
+    winners.
+    """
+    n = R[R_PLAYERS]
+    for k in range(n + 1):
+        seed_stream(rngs[k], seed, index, DEAL_STREAM + k)
+    _start_game(R, o)
+    for s in range(n):
+        si[I_SCORES + s] = 0
+        win[m, s] = 0.0
+        for j in range(SEAT_COLS):
+            seat_out[m, s, j] = 0
+    winner = -1
+    redeals = 0
+    deals = 0
+    for d in range(R[R_MAX_DEALS]):
+        deals = d + 1
+        dealer = (R[R_FIRST_DEALER] + d) % n                             # P1
+        _deal(R, rngs[DEAL_STREAM], si, fixed, d)
+        if log_hands.shape[0] > 0:
+            if d >= log_hands.shape[0]:
+                _fail(err, m, TRACE_OVERFLOW, -1, d, 0, 0, 0, 0)
+                return
+            for s in range(n):
+                log_hands[d, s] = si[I_DEALT + s]
+        _start_deal(o, n, d, dealer, si)
+        pitcher, contract, held, stuck = _bidding(R, o, p, rng, work, si, bid_pids,
+                                                  bid_params, rngs, m, d, dealer, err,
+                                                  log_bids)
+        if err[m, ERR_CODE] != OK:
+            return
+        row = doff[m] + d
+        record = detail and row < doff[m + 1]
+        if record:
+            deal_out[row, D_DEALER] = dealer
+            deal_out[row, D_PITCHER] = pitcher
+            deal_out[row, D_CONTRACT] = contract
+            deal_out[row, D_HOLD] = 1 if held else 0
+            deal_out[row, D_STUCK] = 1 if stuck else 0
+        if pitcher < 0:                                                  # P5: redeal
+            redeals += 1
+            if record:
+                deal_out[row, D_MADE] = -1
+                deal_out[row, D_TRUMP] = -1
+                for i in range(C.N_POINTS):
+                    deal_out[row, D_OWNERS + i] = -1
+                for s in range(n):
+                    deal_seat[row, s, DS_SCORE] = 0
+                    deal_seat[row, s, DS_AFTER] = si[I_SCORES + s]
+            continue
+        o[O.PITCHER] = pitcher
+        o[O.CONTRACT] = contract
+        trump = _tricks(R, o, p, rng, work, si, play_pids, play_params, rngs, m, d, pitcher,
+                        err, log_cards, log_tricks)
+        if err[m, ERR_CODE] != OK:
+            return
+        C.score_deal(si, I_DEALT, si, I_WON, n, trump, R[R_LOW_CAPTURED],
+                     R[R_TIE_PITCHER], pitcher, si, I_OWNERS)                # P9-P13
+        made = C.settle(si, I_OWNERS, n, pitcher, contract, si, I_POINTS, I_DELTA)  # P14
+        winner = C.game_winner(si, I_SCORES, si, I_DELTA, si, I_OWNERS, n, pitcher,
+                               contract, made, R[R_TARGET], R[R_SMUDGE])      # P15-P17
+        seat_out[m, pitcher, S_PITCHED + contract - 1] += 1
+        if made:
+            seat_out[m, pitcher, S_MADE + contract - 1] += 1
+        else:
+            seat_out[m, pitcher, S_SETS] += 1
+        for s in range(n):
+            si[I_SCORES + s] += si[I_DELTA + s]
+            seat_out[m, s, S_POINTS] += si[I_POINTS + s]
+        if record:
+            deal_out[row, D_MADE] = 1 if made else 0
+            deal_out[row, D_TRUMP] = trump
+            for i in range(C.N_POINTS):
+                deal_out[row, D_OWNERS + i] = si[I_OWNERS + i]
+            for s in range(n):
+                deal_seat[row, s, DS_SCORE] = si[I_DELTA + s]
+                deal_seat[row, s, DS_AFTER] = si[I_SCORES + s]
+        if winner >= 0:                                                  # P16
+            break
+    for s in range(n):
+        seat_out[m, s, S_SCORE] = si[I_SCORES + s]
+        if winner >= 0:
+            win[m, s] = 1.0 if s == winner else 0.0
+        else:
+            win[m, s] = 1.0 / n                       # a draw at max_deals: shared
+    game_out[m, G_DEALS] = deals
+    game_out[m, G_WINNER] = winner
+    game_out[m, G_REDEALS] = redeals
+
+
+@njit(cache=True)
+def new_scratch(n_params):
+    """Per-thread scratch for ``play_match``: (o, p, rng, rngs, work, si)."""
+    return (np.zeros(O.SIZE, dtype=np.int64),
+            np.zeros(max(1, n_params), dtype=np.float64),
+            np.zeros(4, dtype=np.uint64),
+            np.zeros((MAX_PLAYERS + 1, 4), dtype=np.uint64),
+            np.zeros(WORK_SIZE, dtype=np.int64),
+            np.zeros(I_SIZE, dtype=np.int64))
+
+
+@njit(cache=True, parallel=True)
+def play_chunk(seed, start, count, n_blocks, R, bid_pids, bid_params, play_pids, play_params,
+               fixed, seat_out, win, game_out, detail, doff, deal_out, deal_seat, err):
+    """Play games ``start .. start + count - 1`` into rows ``0 .. count - 1``.
+
+    Games are split into ``n_blocks`` blocks over numba's threads; each block allocates
+    its scratch once. A game's result depends only on (seed, index), never on the
+    block. (``numba.get_num_threads()`` is read by the caller: called in here it makes
+    the kernel uncacheable.)
+    """
+    no_log = np.empty((0, 1), dtype=np.int64)
+    n_params = max(bid_params.shape[1], play_params.shape[1])
+    for b in prange(n_blocks):
+        o, p, rng, rngs, work, si = new_scratch(n_params)
+        for m in range(b * count // n_blocks, (b + 1) * count // n_blocks):
+            play_match(seed, start + m, R, bid_pids, bid_params, play_pids, play_params, m,
+                       fixed, o, p, rng, rngs, work, si, seat_out, win, game_out, detail,
+                       doff, deal_out, deal_seat, err, no_log, no_log, no_log, no_log)

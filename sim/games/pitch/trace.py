@@ -1,0 +1,75 @@
+"""One pitch game as a JSON hand history (field names from ``rules/pitch.md``)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from sim.cards import SUITS, format_card
+from sim.game import Policies
+from sim.games.pitch import kernel as K
+from sim.games.pitch.core import POINT_NAMES
+from sim.games.pitch.engine import play_one
+from sim.games.pitch.obs import HOLD, PASS
+from sim.rules import Rules
+
+
+def mask_cards(mask: int) -> list[str]:
+    """Card texts of a mask, in card order (suit by suit, low to high; the joker last)."""
+    return [format_card(c) for c in range(53) if int(mask) >> c & 1]
+
+
+def trace(rules: Rules, policies: Policies, labels: tuple[str, ...], seed: int,
+          index: int, fixed: np.ndarray | None = None) -> dict:
+    a, logs = play_one(rules, policies, labels, seed, index, fixed)
+    n = rules.players
+    deals = []
+    for d in range(int(a["game_out"][0, K.G_DEALS])):
+        row = a["deal_out"][d]
+        dealer = int(row[K.D_DEALER])
+        bids = []
+        for k in range(n):
+            seat = (dealer + 1 + k) % n
+            b = int(logs["bids"][d, k])
+            if b == HOLD:
+                bids.append({"seat": seat, "bid": int(row[K.D_CONTRACT]), "hold": True})
+            else:
+                bids.append({"seat": seat, "bid": None if b == PASS else b})
+        pitcher = int(row[K.D_PITCHER])
+        deal = {"dealer": dealer,
+                "hands": [mask_cards(logs["hands"][d, s]) for s in range(n)],
+                "bids": bids,
+                "pitcher": pitcher if pitcher >= 0 else None,
+                "contract": int(row[K.D_CONTRACT]) if pitcher >= 0 else None,
+                "trump": SUITS[int(row[K.D_TRUMP])] if pitcher >= 0 else None,
+                "tricks": []}
+        if row[K.D_STUCK]:
+            deal["stuck"] = True
+        if pitcher >= 0:
+            leader = pitcher
+            for t in range(6):
+                cards = [[(leader + k) % n, format_card(int(logs["cards"][d, t * n + k]))]
+                         for k in range(n)]
+                winner = int(logs["tricks"][d, t])
+                deal["tricks"].append({"leader": leader, "cards": cards, "winner": winner})
+                leader = winner
+            deal["points"] = {name: (int(row[K.D_OWNERS + i]) if row[K.D_OWNERS + i] >= 0
+                                     else None)
+                              for i, name in enumerate(POINT_NAMES)}
+            deal["made"] = bool(row[K.D_MADE])
+        else:
+            deal["points"] = {name: None for name in POINT_NAMES}
+        deal["deal_scores"] = a["deal_seat"][d, :, K.DS_SCORE].tolist()
+        deal["scores_after"] = a["deal_seat"][d, :, K.DS_AFTER].tolist()
+        deals.append(deal)
+    winner = int(a["game_out"][0, K.G_WINNER])
+    return {
+        "game": "pitch",
+        "rules": rules.to_json(),
+        "seed": seed,
+        "index": index,
+        "strategies": list(labels),
+        "deals": deals,
+        "winner": winner if winner >= 0 else None,
+        "deals_played": int(a["game_out"][0, K.G_DEALS]),
+        "scores": a["seat_out"][0, :, K.S_SCORE].tolist(),
+    }

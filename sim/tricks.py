@@ -1,0 +1,376 @@
+"""Trick-taking machinery shared by the trick games (pitch first; bridge and vybory
+reuse it): sets of cards as bit masks, legal cards, the winner of a trick, captured
+cards.
+
+A set of cards is an ``int64`` bit mask: bit ``c`` is card ``c`` of ``sim.cards``
+(``suit * 13 + rank``), bit 52 the joker. A suit is 13 consecutive bits, ranks in
+order, so "higher card of a suit" is "higher bit" and a suit's cards are
+``(mask >> 13 * suit) & 0x1FFF``. Bit 63 is never used, so masks are non-negative and
+fit exactly in the int64 observation vectors the policies read.
+
+A game chooses its follow rule (:data:`FOLLOW_SUIT` for bridge and vybory,
+:data:`FOLLOW_OR_TRUMP` for pitch P7), its trump (a suit, or :data:`NO_TRUMP`), and
+whether the joker is in its deck; the joker, when present, is the lowest trump (pitch
+P6). ``low_wins`` reverses the order within the trump and the suit led (vybory V9).
+
+Every function here is ``@njit(cache=True, _nrt=False)``: no reference counting, no
+allocation, scalars in and out (or arrays passed whole with an index), so the match
+loops and the policies' playouts can call them in their hottest loops.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from llvmlite import ir
+from numba import njit
+from numba.core import types
+from numba.extending import intrinsic
+
+from sim.cards import JOKER
+from sim.rng import below
+
+SUIT_BITS = 0x1FFF
+"""The 13 bits of one suit, before shifting by ``13 * suit``."""
+JOKER_BIT = 1 << JOKER
+DECK52 = (1 << 52) - 1
+"""The 52 ordinary cards."""
+NO_TRUMP = -1
+NO_CARD = -1
+
+FOLLOW_SUIT = 0
+"""Follow suit if able; otherwise any card (bridge, vybory V7)."""
+FOLLOW_OR_TRUMP = 1
+"""Follow suit or trump if able (trumping is allowed even when able to follow);
+with neither, any card. A trump lead must be followed by a trump (pitch P7)."""
+
+SPADES = 3
+
+
+# -- bit intrinsics (one machine instruction each) ---------------------------------
+
+@intrinsic
+def popcount(typingctx, src):
+    """Number of set bits."""
+    if not isinstance(src, types.Integer):
+        return None
+
+    def codegen(context, builder, signature, args):
+        return builder.ctpop(args[0])
+    return src(src), codegen
+
+
+@intrinsic
+def _cttz(typingctx, src):
+    if not isinstance(src, types.Integer):
+        return None
+
+    def codegen(context, builder, signature, args):
+        return builder.cttz(args[0], ir.Constant(ir.IntType(1), 0))
+    return src(src), codegen
+
+
+@intrinsic
+def _ctlz(typingctx, src):
+    if not isinstance(src, types.Integer):
+        return None
+
+    def codegen(context, builder, signature, args):
+        return builder.ctlz(args[0], ir.Constant(ir.IntType(1), 0))
+    return src(src), codegen
+
+
+@njit(cache=True, _nrt=False)
+def lowest(mask):
+    """Index of the lowest set bit (the lowest card); -1 for an empty mask."""
+    if mask == 0:
+        return np.int64(-1)
+    return np.int64(_cttz(np.int64(mask)))
+
+
+@njit(cache=True, _nrt=False)
+def highest(mask):
+    """Index of the highest set bit (the highest card); -1 for an empty mask."""
+    if mask == 0:
+        return np.int64(-1)
+    return np.int64(63 - _ctlz(np.int64(mask)))
+
+
+@njit(cache=True, _nrt=False)
+def count(mask):
+    return np.int64(popcount(np.int64(mask)))
+
+
+@njit(cache=True, _nrt=False)
+def bit(card):
+    return np.int64(1) << np.int64(card)
+
+
+# -- suits and trumps --------------------------------------------------------------
+
+@njit(cache=True, _nrt=False)
+def suit_cards(suit):
+    """Mask of the 13 cards of ``suit`` (no joker)."""
+    return np.int64(SUIT_BITS) << np.int64(13 * suit)
+
+
+@njit(cache=True, _nrt=False)
+def trump_cards(trump):
+    """Mask of the trumps: the trump suit and the joker (absent from decks without
+    it, so the extra bit is harmless there); empty with ``NO_TRUMP``."""
+    if trump < 0:
+        return np.int64(0)
+    return suit_cards(trump) | np.int64(JOKER_BIT)
+
+
+@njit(cache=True, _nrt=False)
+def effective_suit(card, trump):
+    """The suit a card counts as: its own, or the trump suit for the joker."""
+    if card == JOKER:
+        return np.int64(trump)
+    return np.int64(card // 13)
+
+
+@njit(cache=True, _nrt=False)
+def led_cards(led, trump):
+    """Cards of the effective suit ``led`` (the joker belongs to the trump suit)."""
+    if led == trump:
+        return trump_cards(trump)
+    return suit_cards(led)
+
+
+@njit(cache=True, _nrt=False)
+def legal_cards(hand, led, trump, rule):
+    """Mask of the cards of ``hand`` that may be played to a trick whose led
+    (effective) suit is ``led`` (-1: this card leads, anything goes)."""
+    if led < 0:
+        return hand
+    follow = hand & led_cards(led, trump)
+    if rule == FOLLOW_OR_TRUMP and trump >= 0 and led != trump:
+        follow |= hand & trump_cards(trump)
+    return follow if follow != 0 else hand
+
+
+@njit(cache=True, _nrt=False)
+def power(card, led, trump, low_wins):
+    """Strength of ``card`` in a trick led in ``led``: the highest power wins. 0 for a
+    card that can win nothing (off-suit, not trump); led suit 16 + rank; trump
+    32 + rank, the joker 31 (the lowest trump). ``low_wins`` reverses the ranks."""
+    if card == JOKER:
+        r = -1
+        s = trump
+    else:
+        r = card % 13
+        s = card // 13
+    if low_wins:
+        r = 12 - r
+    if trump >= 0 and s == trump:
+        return np.int64(32 + r)
+    if s == led:
+        return np.int64(16 + r)
+    return np.int64(0)
+
+
+@njit(cache=True, _nrt=False)
+def beats(card, best, led, trump, low_wins):
+    """Does ``card`` take the trick from ``best``, the card winning it so far?"""
+    return power(card, led, trump, low_wins) > power(best, led, trump, low_wins)
+
+
+@njit(cache=True, _nrt=False)
+def trick_winner(cards, k, led, trump, low_wins):
+    """Position (0 = the lead) of the card that wins the trick ``cards[:k]``."""
+    best = 0
+    top = power(cards[0], led, trump, low_wins)
+    for i in range(1, k):
+        pw = power(cards[i], led, trump, low_wins)
+        if pw > top:
+            top = pw
+            best = i
+    return np.int64(best)
+
+
+@njit(cache=True, _nrt=False)
+def beaters(mask, card, led, trump, low_wins):
+    """The cards of ``mask`` that would beat ``card`` in a trick led in ``led``."""
+    out = np.int64(0)
+    target = power(card, led, trump, low_wins)
+    m = np.int64(mask)
+    while m != 0:
+        c = lowest(m)
+        m &= m - 1
+        if power(c, led, trump, low_wins) > target:
+            out |= np.int64(1) << c
+    return out
+
+
+@njit(cache=True, _nrt=False)
+def highest_trump(mask, trump):
+    """The highest trump in ``mask`` (the joker only when it is the only one); -1 if none."""
+    t = mask & suit_cards(trump)
+    if t != 0:
+        return highest(t)
+    if mask & np.int64(JOKER_BIT):
+        return np.int64(JOKER)
+    return np.int64(-1)
+
+
+@njit(cache=True, _nrt=False)
+def lowest_trump(mask, trump, with_joker):
+    """The lowest trump in ``mask``: the joker if ``with_joker`` and present, else the
+    lowest card of the trump suit; -1 if none."""
+    if with_joker and mask & np.int64(JOKER_BIT):
+        return np.int64(JOKER)
+    return lowest(mask & suit_cards(trump))
+
+
+# -- sets of cards -----------------------------------------------------------------
+
+@njit(cache=True, _nrt=False)
+def to_cards(mask, out):
+    """Write the cards of ``mask`` into ``out`` in increasing order; returns how many."""
+    k = 0
+    m = np.int64(mask)
+    while m != 0:
+        out[k] = lowest(m)
+        m &= m - 1
+        k += 1
+    return k
+
+
+@njit(cache=True, _nrt=False)
+def nth_card(mask, i):
+    """The ``i``-th lowest card of ``mask`` (0-based)."""
+    m = np.int64(mask)
+    for _ in range(i):
+        m &= m - 1
+    return lowest(m)
+
+
+@njit(cache=True, _nrt=False)
+def random_card(rng, mask):
+    """A uniformly chosen card of a non-empty ``mask`` (one ``below`` draw)."""
+    return nth_card(mask, below(rng, count(mask)))
+
+
+@njit(cache=True, _nrt=False)
+def rank_mask(rank):
+    """The four cards of ``rank``."""
+    b = np.int64(1) << np.int64(rank)
+    return b | (b << np.int64(13)) | (b << np.int64(26)) | (b << np.int64(39))
+
+
+@njit(cache=True, _nrt=False)
+def count_by_rank(mask, weights):
+    """Sum of ``weights[rank]`` over the ordinary cards of ``mask`` (the joker counts
+    0): e.g. the "game" count of pitch P13. One popcount per weighted rank."""
+    total = np.int64(0)
+    for r in range(13):
+        w = weights[r]
+        if w != 0:
+            total += w * count(mask & rank_mask(r))
+    return total
+
+
+# -- one trick, as a game loop plays it --------------------------------------------
+
+@njit(cache=True, _nrt=False)
+def play_to_trick(trick, k, card, led, trump, low_wins, best_pos):
+    """Add ``card`` as the ``k``-th card of ``trick`` (an int64 array); returns the
+    new winning position. The caller keeps ``led`` (the effective suit of
+    ``trick[0]``) and ``best_pos`` (the position winning so far, 0 for the lead)."""
+    trick[k] = card
+    if k == 0:
+        return np.int64(0)
+    if power(card, led, trump, low_wins) > power(trick[best_pos], led, trump, low_wins):
+        return np.int64(k)
+    return np.int64(best_pos)
+
+
+@njit(cache=True, _nrt=False)
+def trick_mask(trick, k):
+    """The cards of ``trick[:k]`` as a mask: what the winner captures."""
+    m = np.int64(0)
+    for i in range(k):
+        m |= np.int64(1) << trick[i]
+    return m
+
+
+@njit(cache=True, _nrt=False)
+def revealed_voids(card, led, trump, rule):
+    """Suits a player has shown he lacks by playing ``card`` to a trick led in
+    ``led`` (effective suits, as a 4-bit set, bit ``s`` for suit ``s``; the trump bit
+    covers the joker too). Public information: everyone sees the card."""
+    s = effective_suit(card, trump)
+    if led < 0 or s == led:
+        return np.int64(0)
+    if rule == FOLLOW_SUIT:
+        return np.int64(1) << np.int64(led)
+    # FOLLOW_OR_TRUMP: a trump on a side-suit lead tells nothing (trumping in is
+    # always allowed); anything else shows he has neither the suit led nor trumps.
+    if trump >= 0 and s == trump:
+        return np.int64(0)
+    v = np.int64(1) << np.int64(led)
+    if trump >= 0:
+        v |= np.int64(1) << np.int64(trump)
+    return v
+
+
+@njit(cache=True, _nrt=False)
+def void_cards(voids, trump):
+    """The cards a player with the void set ``voids`` cannot hold."""
+    m = np.int64(0)
+    for s in range(4):
+        if voids & (np.int64(1) << np.int64(s)):
+            m |= led_cards(s, trump) if trump >= 0 else suit_cards(s)
+    return m
+
+
+# -- comparisons by mask (highest card wins; what pitch and bridge need) ------------
+
+@njit(cache=True, _nrt=False)
+def _above(card):
+    """Bits strictly above ``card``."""
+    return -(np.int64(2) << np.int64(card))
+
+
+@njit(cache=True, _nrt=False)
+def beating(mask, best, led, trump):
+    """The cards of ``mask`` that beat ``best`` (the card winning a trick led in
+    ``led``), by masks alone: higher trumps, or any trump or a higher card of the suit
+    led when ``best`` is not a trump. Same as :func:`beaters` without ``low_wins``."""
+    if trump >= 0 and (best == JOKER or best // 13 == trump):
+        if best == JOKER:
+            return mask & suit_cards(trump)
+        return mask & suit_cards(trump) & _above(best)
+    out = mask & trump_cards(trump)
+    if best // 13 == led:
+        out |= mask & suit_cards(led) & _above(best)
+    return out
+
+
+@njit(cache=True, _nrt=False)
+def weakest(mask, led, trump):
+    """The card of a non-empty ``mask`` with the least power in a trick led in
+    ``led`` (ties between powerless cards: the lowest card)."""
+    tr = trump_cards(trump)
+    lc = led_cards(led, trump) if led >= 0 else np.int64(0)
+    off = mask & ~tr & ~lc
+    if off != 0:
+        return lowest(off)
+    side = mask & lc & ~tr
+    if side != 0:
+        return lowest(side)
+    return lowest_trump(mask, trump, True)
+
+
+@njit(cache=True, _nrt=False)
+def strongest(mask, led, trump):
+    """The card of a non-empty ``mask`` with the most power in a trick led in ``led``."""
+    t = highest_trump(mask, trump) if trump >= 0 else np.int64(-1)
+    if t >= 0:
+        return t
+    if led >= 0:
+        side = mask & suit_cards(led)
+        if side != 0:
+            return highest(side)
+    return highest(mask)

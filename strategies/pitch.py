@@ -1,0 +1,560 @@
+"""pitch policies: bidding and card play are separate decisions.
+
+Each policy reads the seat's observation (an int64 vector, layout in
+``sim/games/pitch/obs.py``: public information plus its own hand and legal cards), its
+parameter vector and its own random stream; a play policy also gets ``work``, an int64
+scratch array the kernel never writes into (so it holds no hidden card).
+
+- ``bid(pid, o, p, rng)`` returns ``PASS`` (0), a bid 1..4, or ``HOLD`` (the dealer
+  takes the contract at the highest bid, P3).
+- ``play(pid, o, p, rng, work)`` returns a card from ``o[LEGAL]``. The kernel does not
+  ask when only one card is legal.
+
+Policies are dispatched by integer id (one branch per policy): measured with numba,
+this compiles once, loads from the disk cache and runs faster than first-class
+function arguments. ``greedy`` is written on scalars (:func:`greedy_card`) so that
+``pimc``'s playouts call it without building observation vectors.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from sim import tricks as T
+from sim.games.pitch import core as C
+from sim.games.pitch import obs as O
+from sim.rng import below, uniform
+from strategies.base import GameStrategies, Param, Policy
+
+PASS, HOLD = O.PASS, O.HOLD
+
+# Policy ids per decision kind.
+PASSIVE, RANDOM_BID, STRENGTH = range(3)
+RANDOM_PLAY, GREEDY, PIMC = range(3)
+
+STRENGTH_PARAMS = (
+    Param("aggression", 1.0, 0.0, 3.0, "multiplies the hand's expected points in its best "
+          "trump suit"),
+    Param("slack", 0.5, -2.0, 4.0, "bids up to floor(aggression x expected points + slack)"),
+    Param("position", 0.0, -2.0, 2.0, "extra slack for the dealer, who speaks last, sees "
+          "every bid and may hold"),
+    Param("urgency", 0.25, 0.0, 3.0, "extra slack when an opponent is within 2 points of "
+          "the target (take the contract away from him)"),
+)
+GREEDY_PARAMS = (
+    Param("risk", 10, 0, 60, "a trick worth at least this much (card points; jack and "
+          "joker 10 each) is contested even with a card that may still be beaten",
+          integer=True),
+    Param("pull", 0, 0, 2, "as pitcher without the top trump, while opponents may hold "
+          "trumps: 0 leads no trump, 1 its cheapest trump, 2 its highest",
+          integer=True),
+)
+GREEDY_RISK, GREEDY_PULL = 10, 0  # greedy's defaults, used by pimc's playouts
+
+POLICIES = (
+    Policy("passive", "bid", PASSIVE, "always passes (a stuck dealer still has to take "
+           "min_bid, P5)"),
+    Policy("random", "bid", RANDOM_BID, "the dealer holds with probability p_hold when he "
+           "may; otherwise a uniformly random legal bid with probability p_bid, else a pass", (
+               Param("p_bid", 0.3, 0.0, 1.0, "probability of bidding when a bid is legal"),
+               Param("p_hold", 0.5, 0.0, 1.0, "probability that the dealer holds when he may"),
+           )),
+    Policy("strength", "bid", STRENGTH,
+           "values the hand in its best trump suit (expected high, low, jack, joker and "
+           "game points); bids up to floor(aggression x value + slack), more as dealer "
+           "(position) and when an opponent nears the target (urgency); an earlier seat "
+           "bids that much, the dealer only what beats the highest bid, or holds",
+           STRENGTH_PARAMS),
+    Policy("random", "play", RANDOM_PLAY, "a uniformly random legal card"),
+    Policy("greedy", "play", GREEDY,
+           "a card player's rules of thumb: as pitcher, names its best suit and leads trumps "
+           "while opponents may hold some; leads a sure winner, else its cheapest card; "
+           "wins a trick that holds points with its lowest sure winner (or, if the trick is "
+           "worth risk, with its highest winner); otherwise throws its cheapest card, "
+           "keeping tens, the jack, the joker and trumps", GREEDY_PARAMS),
+    Policy("pimc", "play", PIMC,
+           "perfect-information Monte Carlo: deals the unseen cards at random consistent "
+           "with what is known (cards left, voids shown by play), plays each legal card "
+           "out with greedy for everyone, and picks the card with the best mean of own "
+           "deal score minus the opponents' mean", (
+               Param("samples", 32, 1, 4096, "random deals of the unseen cards per "
+                     "decision (each legal card is played out on every one)", integer=True),
+           )),
+)
+
+STRATEGIES = GameStrategies(
+    "pitch", ("bid", "play"), POLICIES, default="basic",
+    bundles={"basic": "strength+greedy", "expert": "strength+pimc",
+             "novice": "random+random", "sheep": "passive+greedy"})
+
+
+# -- hand evaluation ---------------------------------------------------------------
+
+@njit(cache=True, _nrt=False)
+def suit_value(hand, suit, n, deck_size, joker_game, low_captured):
+    """Expected points of ``hand`` if ``suit`` is trump (P9-P13), by a simple model:
+    each card the hand lacks was dealt to an opponent with probability q. -1 if the
+    hand cannot make ``suit`` trump (no card of it; the joker names spades)."""
+    cards = (hand >> np.int64(13 * suit)) & np.int64(T.SUIT_BITS)
+    joker = joker_game != 0 and (hand & np.int64(T.JOKER_BIT)) != 0
+    if cards == 0 and not (joker and suit == T.SPADES):
+        return -1.0
+    count = T.count(cards) + (1 if joker else 0)
+    q = (n - 1) * 6.0 / (deck_size - 6)
+    keep = 1.0 - q
+    top = T.highest(cards)                  # -1: the joker alone
+    high = 1.0
+    for _ in range(12 - top):
+        high *= keep
+    low = 0.0
+    if cards != 0:
+        low = 1.0
+        for _ in range(T.lowest(cards)):
+            low *= keep
+        if low_captured:
+            low *= 0.75
+    above_jack = T.count(cards >> np.int64(C.JACK_RANK + 1))
+    if cards & np.int64(1 << C.JACK_RANK):
+        jack = 0.55 + 0.15 * min(above_jack, 2)
+    else:
+        jack = q * 0.12 * above_jack
+    joker_pts = 0.0
+    if joker_game:
+        if joker:
+            joker_pts = 0.35 + 0.1 * min(count - 1, 3)
+        else:
+            joker_pts = q * 0.08 * count
+    gp = C.game_count(hand)
+    game = (1.0 + 0.35 * (count - 1.5) + 0.04 * (gp - 9.0)) / n
+    game = min(max(game, 0.02), 0.9)
+    return high + low + jack + joker_pts + game
+
+
+@njit(cache=True, _nrt=False)
+def best_suit(hand, n, deck_size, joker_game, low_captured):
+    """(suit, value) of the best trump suit for ``hand`` (ties: the lower suit)."""
+    best = -1
+    value = -2.0
+    for s in range(4):
+        v = suit_value(hand, s, n, deck_size, joker_game, low_captured)
+        if v > value:
+            value = v
+            best = s
+    return best, value
+
+
+# -- bidding -----------------------------------------------------------------------
+
+@njit(cache=True, _nrt=False)
+def hold_allowed(o):
+    """P3: the dealer may hold if there is a bid below 4."""
+    high = o[O.HIGH_BID]
+    return o[O.SEAT] == o[O.DEALER] and o[O.DEALER_HOLD] != 0 and 0 < high < 4
+
+
+@njit(cache=True, _nrt=False)
+def smallest_bid(o):
+    """P2: the smallest bid that beats the highest so far (5: none)."""
+    return max(o[O.MIN_BID], o[O.HIGH_BID] + 1)
+
+
+@njit(cache=True, _nrt=False)
+def random_bid(o, p, rng):
+    if hold_allowed(o) and uniform(rng) < p[1]:
+        return np.int64(HOLD)
+    lo = smallest_bid(o)
+    if lo > 4 or uniform(rng) >= p[0]:
+        return np.int64(PASS)
+    return lo + below(rng, 5 - lo)
+
+
+@njit(cache=True, _nrt=False)
+def strength_bid(o, p):
+    n = o[O.PLAYERS]
+    seat = o[O.SEAT]
+    _, value = best_suit(o[O.HAND], n, T.count(o[O.DECK]), o[O.JOKER], o[O.LOW_CAPTURED])
+    top = p[0] * value + p[1]
+    dealer = seat == o[O.DEALER]
+    if dealer:
+        top += p[2]
+    for s in range(n):
+        if s != seat and o[O.SCORES + s] >= o[O.TARGET] - 2:
+            top += p[3]
+            break
+    most = min(np.int64(np.floor(top)), 4)
+    high = o[O.HIGH_BID]
+    if hold_allowed(o) and most >= high:
+        return np.int64(HOLD)
+    lo = smallest_bid(o)
+    if most < lo:
+        return np.int64(PASS)
+    return lo if dealer else most
+
+
+@njit(cache=True, _nrt=False)
+def bid(pid, o, p, rng):
+    """One bidding call: PASS, a bid, or HOLD."""
+    if pid == STRENGTH:
+        return strength_bid(o, p)
+    if pid == RANDOM_BID:
+        return random_bid(o, p, rng)
+    return np.int64(PASS)
+
+
+# -- greedy card play --------------------------------------------------------------
+
+@njit(cache=True, _nrt=False)
+def trick_value(mask, trump):
+    """What the cards of a trick are worth to its winner: card points, and 10 each for
+    the jack of trumps and the joker."""
+    v = C.game_count(mask)
+    if trump >= 0 and mask & (np.int64(1) << np.int64(trump * 13 + C.JACK_RANK)):
+        v += 10
+    if mask & np.int64(T.JOKER_BIT):
+        v += 10
+    return v
+
+
+@njit(cache=True, _nrt=False)
+def throw_cost(card, trump):
+    """What a card costs to give away (or to spend): its card points, its rank, and a
+    premium for trumps, the jack of trumps and the joker."""
+    if card == 52:
+        return np.int64(300)
+    r = card % 13
+    cost = 4 * C.GAME_POINTS[r] + r
+    if trump >= 0 and card // 13 == trump:
+        cost += 100
+        if r == C.JACK_RANK:
+            cost += 100
+    return np.int64(cost)
+
+
+@njit(cache=True, _nrt=False)
+def cheapest(mask, trump):
+    best = np.int64(-1)
+    cost = np.int64(1 << 30)
+    m = np.int64(mask)
+    while m != 0:
+        c = T.lowest(m)
+        m &= m - 1
+        x = throw_cost(c, trump)
+        if x < cost:
+            cost = x
+            best = c
+    return best
+
+
+@njit(cache=True, _nrt=False)
+def first_lead(hand, n, deck, joker_game, low_captured):
+    """The pitcher's first card, which names trump (P6): its best suit; the top card if
+    it is a queen or better, else the lowest (the joker alone names spades)."""
+    suit, _ = best_suit(hand, n, T.count(deck), joker_game, low_captured)
+    cards = hand & T.suit_cards(suit)
+    if cards == 0:
+        return np.int64(52)
+    top = T.highest(cards)
+    if top % 13 >= 10:
+        return top
+    return T.lowest(cards)
+
+
+@njit(cache=True, _nrt=False)
+def greedy_lead(hand, trump, played, deck, is_pitcher, pull):
+    unseen = deck & ~played & ~hand
+    tr = T.trump_cards(trump)
+    mine = hand & tr
+    theirs = unseen & tr
+    if mine != 0 and theirs != 0:
+        top = T.highest_trump(mine, trump)
+        if T.beating(theirs, top, trump, trump) == 0:
+            return top                                   # a sure winner draws trumps
+        if is_pitcher and pull == 1:
+            return cheapest(mine, trump)                 # draw trumps cheaply
+        if is_pitcher and pull == 2:
+            return top
+    if theirs == 0:
+        # No trump is out: a side card that no unseen card of its suit beats wins.
+        side = hand & ~tr
+        best = np.int64(-1)
+        while side != 0:
+            c = T.lowest(side)
+            side &= side - 1
+            if unseen & T.suit_cards(c // 13) & -(np.int64(2) << np.int64(c)) == 0:
+                best = c
+        if best >= 0:
+            return best
+    return cheapest(hand, trump)
+
+
+@njit(cache=True, _nrt=False)
+def greedy_follow(hand, legal, trump, led, best, trick, n_after, played, deck, risk):
+    unseen = deck & ~played & ~hand
+    value = trick_value(trick, trump)
+    win = T.beating(legal, best, led, trump)
+    if win != 0:
+        if n_after == 0:
+            safe = win
+        else:
+            safe = np.int64(0)
+            m = win
+            while m != 0:
+                c = T.lowest(m)
+                m &= m - 1
+                if T.beating(unseen, c, led, trump) == 0:
+                    safe |= np.int64(1) << c
+        if safe != 0:
+            c = T.weakest(safe, led, trump)
+            if value > 0 or (c != 52 and c // 13 != trump):
+                return c
+        if value >= risk and value > 0:
+            return T.strongest(win, led, trump)
+    return cheapest(legal, trump)
+
+
+@njit(cache=True, _nrt=False)
+def greedy_card(hand, legal, trump, led, best, trick, n_after, is_pitcher, played, deck, n,
+                joker_game, low_captured, risk, pull):
+    """greedy's card from scalars: ``trick`` is the mask of the trick's cards so far,
+    ``best`` the card winning it (-1 when leading), ``n_after`` the players still to
+    play to it, ``played`` every card played in the deal."""
+    if T.count(legal) == 1:
+        return T.lowest(legal)
+    if led < 0:
+        if trump < 0:
+            return first_lead(hand, n, deck, joker_game, low_captured)
+        return greedy_lead(hand, trump, played, deck, is_pitcher, pull)
+    return greedy_follow(hand, legal, trump, led, best, trick, n_after, played, deck, risk)
+
+
+@njit(cache=True, _nrt=False)
+def _trick_so_far(o):
+    m = np.int64(0)
+    for i in range(o[O.TRICK_N]):
+        m |= np.int64(1) << o[O.TRICK_CARDS + i]
+    return m
+
+
+@njit(cache=True, _nrt=False)
+def greedy_obs(o, risk, pull):
+    k = o[O.TRICK_N]
+    return greedy_card(o[O.HAND], o[O.LEGAL], o[O.TRUMP], o[O.LED], o[O.WINNING],
+                       _trick_so_far(o), o[O.PLAYERS] - 1 - k, o[O.SEAT] == o[O.PITCHER],
+                       o[O.PLAYED], o[O.DECK], o[O.PLAYERS], o[O.JOKER], o[O.LOW_CAPTURED],
+                       risk, pull)
+
+
+# -- pimc --------------------------------------------------------------------------
+
+# Layout of the ``work`` scratch (int64) used by pimc.
+W_CAND = 0                       # candidate cards
+W_TOTAL = W_CAND + 8             # summed utility per candidate
+W_HANDS = W_TOTAL + 8            # a sampled deal: every seat's unplayed cards
+W_DEALT = W_HANDS + O.MAX_PLAYERS  # ... and the hands as dealt
+W_PLAY = W_DEALT + O.MAX_PLAYERS   # hands during a playout
+W_WON = W_PLAY + O.MAX_PLAYERS     # cards won during a playout
+W_OWNERS = W_WON + O.MAX_PLAYERS   # the deal's points (core.N_POINTS)
+W_POINTS = W_OWNERS + 8
+W_DELTA = W_POINTS + O.MAX_PLAYERS
+W_ORDER = W_DELTA + O.MAX_PLAYERS  # seats in the order they are dealt to
+WORK_SIZE = W_ORDER + O.MAX_PLAYERS
+
+
+@njit(cache=True, _nrt=False)
+def _sample(o, rng, work):
+    """Deal the cards unseen by the asking seat to the other seats, uniformly at random
+    among those each seat may hold (not a suit it has shown it lacks), most constrained
+    seat first. Returns False if that fails (the caller retries or relaxes)."""
+    n = o[O.PLAYERS]
+    me = o[O.SEAT]
+    trump = o[O.TRUMP]
+    pool = o[O.DECK] & ~o[O.PLAYED] & ~o[O.HAND]
+    k = 0
+    for s in range(n):
+        if s == me:
+            continue
+        # insertion by how many cards the seat may hold, fewest first
+        room = T.count(pool & ~T.void_cards(o[O.VOIDS + s], trump)) - o[O.LEFT + s]
+        j = k
+        while j > 0:
+            t = work[W_ORDER + j - 1]
+            if T.count(pool & ~T.void_cards(o[O.VOIDS + t], trump)) - o[O.LEFT + t] <= room:
+                break
+            work[W_ORDER + j] = t
+            j -= 1
+        work[W_ORDER + j] = s
+        k += 1
+    work[W_HANDS + me] = o[O.HAND]
+    for i in range(k):
+        s = work[W_ORDER + i]
+        allowed = pool & ~T.void_cards(o[O.VOIDS + s], trump)
+        need = o[O.LEFT + s]
+        if T.count(allowed) < need:
+            return False
+        hand = np.int64(0)
+        for _ in range(need):
+            c = T.random_card(rng, allowed)
+            b = np.int64(1) << c
+            hand |= b
+            allowed &= ~b
+        pool &= ~hand
+        work[W_HANDS + s] = hand
+    return True
+
+
+@njit(cache=True, _nrt=False)
+def _sample_relaxed(o, rng, work):
+    """Fallback when voids cannot be honoured (never expected): ignore them."""
+    n = o[O.PLAYERS]
+    me = o[O.SEAT]
+    pool = o[O.DECK] & ~o[O.PLAYED] & ~o[O.HAND]
+    work[W_HANDS + me] = o[O.HAND]
+    for s in range(n):
+        if s == me:
+            continue
+        hand = np.int64(0)
+        for _ in range(o[O.LEFT + s]):
+            c = T.random_card(rng, pool)
+            b = np.int64(1) << c
+            hand |= b
+            pool &= ~b
+        work[W_HANDS + s] = hand
+
+
+@njit(cache=True, _nrt=False)
+def _playout(o, work, first):
+    """Play the deal out from the current position on the sampled hands in ``work``:
+    the asking seat plays ``first``, then greedy plays every card. Returns the asking
+    seat's utility: (players - 1) x its deal score minus the others' deal scores."""
+    n = o[O.PLAYERS]
+    me = o[O.SEAT]
+    pitcher = o[O.PITCHER]
+    deck = o[O.DECK]
+    joker_game = o[O.JOKER]
+    low_captured = o[O.LOW_CAPTURED]
+    for s in range(n):
+        work[W_PLAY + s] = work[W_HANDS + s]
+        work[W_WON + s] = o[O.WON_BY + s]
+    trump = o[O.TRUMP]
+    leader = o[O.LEADER]
+    trick_no = o[O.TRICK]
+    k = o[O.TRICK_N]
+    played = o[O.PLAYED]
+    led = o[O.LED]
+    best = o[O.WINNING]
+    trick = np.int64(0)
+    best_pos = 0
+    for i in range(k):
+        c = o[O.TRICK_CARDS + i]
+        trick |= np.int64(1) << c
+        if c == best:
+            best_pos = i
+    card = first
+    while True:
+        seat = (leader + k) % n
+        if card < 0:
+            hand = work[W_PLAY + seat]
+            card = greedy_card(hand, C.legal(hand, led, trump), trump, led, best, trick,
+                               n - 1 - k, seat == pitcher, played, deck, n, joker_game,
+                               low_captured, GREEDY_RISK, GREEDY_PULL)
+        b = np.int64(1) << card
+        work[W_PLAY + seat] &= ~b
+        played |= b
+        trick |= b
+        if k == 0:
+            if trump < 0:
+                trump = C.trump_of_lead(card)
+            led = T.effective_suit(card, trump)
+            best = card
+            best_pos = 0
+        elif T.power(card, led, trump, False) > T.power(best, led, trump, False):
+            best = card
+            best_pos = k
+        k += 1
+        card = -1
+        if k == n:
+            winner = (leader + best_pos) % n
+            work[W_WON + winner] |= trick
+            trick_no += 1
+            if trick_no == 6:
+                break
+            leader = winner
+            k = 0
+            trick = np.int64(0)
+            led = -1
+            best = -1
+    C.score_deal(work, W_DEALT, work, W_WON, n, trump, low_captured, o[O.TIE_PITCHER],
+                 pitcher, work, W_OWNERS)
+    C.settle(work, W_OWNERS, n, pitcher, o[O.CONTRACT], work, W_POINTS, W_DELTA)
+    u = (n - 1) * work[W_DELTA + me]
+    for s in range(n):
+        if s != me:
+            u -= work[W_DELTA + s]
+    return u
+
+
+@njit(cache=True, _nrt=False)
+def _candidates(o, work):
+    """The legal cards worth trying, into ``work[W_CAND..]``; returns how many. Of two
+    pointless cards (2..9, not trumps when low is captured) of one suit with no unseen
+    card between them, only the lower is tried: they play the same."""
+    legal = o[O.LEGAL]
+    trump = o[O.TRUMP]
+    unseen = o[O.DECK] & ~o[O.PLAYED] & ~o[O.HAND]
+    k = 0
+    prev = np.int64(-1)
+    m = legal
+    while m != 0:
+        c = T.lowest(m)
+        m &= m - 1
+        plain = (trump >= 0 and c != 52 and c % 13 <= 7
+                 and not (o[O.LOW_CAPTURED] != 0 and c // 13 == trump))
+        if plain and prev >= 0 and prev // 13 == c // 13:
+            between = unseen & ((np.int64(1) << c) - (np.int64(2) << prev))
+            if between == 0:
+                prev = c
+                continue
+        prev = c if plain else np.int64(-1)
+        work[W_CAND + k] = c
+        k += 1
+    return k
+
+
+@njit(cache=True, _nrt=False)
+def pimc_card(o, p, rng, work):
+    n = o[O.PLAYERS]
+    k = _candidates(o, work)
+    if k == 1:
+        return work[W_CAND]
+    for i in range(k):
+        work[W_TOTAL + i] = 0
+    for _ in range(np.int64(p[0])):
+        ok = False
+        for _try in range(8):
+            if _sample(o, rng, work):
+                ok = True
+                break
+        if not ok:
+            _sample_relaxed(o, rng, work)
+        for s in range(n):
+            work[W_DEALT + s] = work[W_HANDS + s] | o[O.PLAYED_BY + s]
+        for i in range(k):
+            work[W_TOTAL + i] += _playout(o, work, work[W_CAND + i])
+    best = 0
+    for i in range(1, k):
+        if work[W_TOTAL + i] > work[W_TOTAL + best]:
+            best = i
+    return work[W_CAND + best]
+
+
+# -- dispatch ------------------------------------------------------------------------
+
+@njit(cache=True, _nrt=False)
+def play(pid, o, p, rng, work):
+    """One card from ``o[LEGAL]``."""
+    if pid == GREEDY:
+        return greedy_obs(o, np.int64(p[0]), np.int64(p[1]))
+    if pid == PIMC:
+        return pimc_card(o, p, rng, work)
+    return T.random_card(rng, o[O.LEGAL])
