@@ -14,10 +14,13 @@ $(STAMP): pyproject.toml
 
 install: $(STAMP)
 
+# The main job: the statistics report of every game (under 5 minutes on 2 cores).
 demo: $(STAMP)
-	$(BIN)/bidlab simulate auktsion -n 1000000 --seed 1
+	$(BIN)/bidlab report --out report
+	@echo "the report is in $(CURDIR)/report: open report.html in a browser (or read report.md)"
 
 test: $(STAMP)
+	-@sh tests/install_chromium.sh
 	$(BIN)/python -m pytest -q
 
 test-slow: $(STAMP)

@@ -1,0 +1,232 @@
+"""``bidlab report``: every section of every game, written as one self-contained HTML
+file, a Markdown version, the figures as PNG and the numbers behind them as Parquet.
+
+Output directory layout::
+
+    report.html          figures embedded (base64 PNG), inline CSS, no external URL
+    report.md            the same text; links figures/*.png
+    figures/<game>_<name>.png
+    data/<game>_<name>.parquet   the tidy frame behind each table and figure
+    provenance.json      seed, sizes, version, every run's rules and strategies, run times
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import hashlib
+import json
+import os
+import platform
+import sys
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from reports.document import Document, GameReport, Section, to_html, to_markdown
+from reports.games import spec_for
+from reports.sections import Context, builders
+from reports.spec import GameSpec
+from sim.errors import BidlabError
+from sim.games import all_games, get_game
+
+DEFAULT_OUT = "report"
+
+
+@dataclass
+class ReportResult:
+    out: Path
+    html: Path
+    markdown: Path
+    figures: list[Path]
+    data: list[Path]
+    document: Document
+    seconds: float
+    failures: list[str] = field(default_factory=list)
+    """``"game/section: error"`` for every section that failed (the report notes them)."""
+
+
+def _software() -> dict[str, str]:
+    import matplotlib
+    import numba
+    import numpy
+    import pandas
+    import pyarrow
+    import scipy
+    return {"python": platform.python_version(), "numpy": numpy.__version__,
+            "numba": numba.__version__, "pandas": pandas.__version__, "scipy": scipy.__version__,
+            "matplotlib": matplotlib.__version__, "pyarrow": pyarrow.__version__}
+
+
+def _command(games: Sequence[str], n: int | None, seed: int, sections: Sequence[str] | None,
+             explicit_games: bool) -> str:
+    parts = ["bidlab", "report", *(games if explicit_games else [])]
+    if n is not None:
+        parts += ["-n", str(n)]
+    parts += ["--seed", str(seed)]
+    if sections:
+        parts += ["--sections", ",".join(sections)]
+    return " ".join(parts)
+
+
+class _Progress:
+    """A tqdm bar over the sections on a terminal (stderr); plain lines otherwise."""
+
+    def __init__(self, total: int, enabled: bool | None):
+        from tqdm.auto import tqdm
+
+        tty = sys.stderr.isatty()
+        self.lines = enabled is None and not tty
+        self.bar = tqdm(total=total, unit="section", file=sys.stderr, dynamic_ncols=True,
+                        disable=not (enabled if enabled is not None else tty),
+                        bar_format="{desc} {bar} {n_fmt}/{total_fmt} sections [{elapsed}<{remaining}]{postfix}")
+
+    def section(self, text: str) -> None:
+        self.bar.set_description_str(text)
+        self.bar.set_postfix_str("")
+
+    def status(self, text: str) -> None:
+        self.bar.set_postfix_str(text.split(": ", 1)[-1])
+
+    def line(self, text: str) -> None:
+        if self.lines:
+            print(f"report: {text}", file=sys.stderr, flush=True)
+
+    def step(self) -> None:
+        self.bar.update(1)
+
+    def close(self) -> None:
+        self.bar.close()
+
+
+def build_report(games: Sequence[str] | None = None, *, n: int | None = None, seed: int = 0,
+                 out: str | Path = DEFAULT_OUT, sections: Sequence[str] | None = None,
+                 specs: dict[str, GameSpec] | None = None, progress: bool | None = None,
+                 strict: bool = False, write: bool = True) -> ReportResult:
+    """Build the report of ``games`` (default: every game) and write it under ``out``.
+
+    ``n`` sets the main run size of every game (default: each game's spec; its other
+    runs scale with it); ``sections`` keeps only those section ids; ``specs`` replaces
+    the spec of some games (tests). A section that fails is replaced by a note saying
+    so and listed in ``failures``; with ``strict`` the error is raised instead.
+    """
+    t0 = time.perf_counter()
+    started = _dt.datetime.now(_dt.timezone.utc).replace(microsecond=0).isoformat()
+    explicit = bool(games)
+    games = list(games) if games else list(all_games())
+    for g in games:
+        get_game(g)  # a clear error for an unknown name, before anything runs
+    if n is not None and n < 1:
+        raise BidlabError(f"-n {n}: give at least 1 match")
+    if seed < 0 or seed >= 2 ** 64:
+        raise BidlabError(f"--seed {seed}: give a whole number in 0..2**64-1")
+    chosen = {g: (specs or {}).get(g) or spec_for(g) for g in games}
+    plans = {}
+    for g, spec in chosen.items():
+        plan = builders(spec)
+        if sections:
+            plan = [(sid, fn) for sid, fn in plan if sid in sections]
+        plans[g] = plan
+    if sections:
+        known = {sid for spec in chosen.values() for sid in spec.sections}
+        unknown = sorted(set(sections) - known)
+        if unknown:
+            raise BidlabError(f"--sections: no section {unknown[0]!r}; sections: "
+                              f"{', '.join(sorted(known))}")
+
+    bar = _Progress(sum(len(p) for p in plans.values()), progress)
+    reports_, failures, ctxs = [], [], []
+    try:
+        for g, plan in plans.items():
+            g0 = time.perf_counter()
+            ctx = Context(chosen[g], n=n, seed=seed, progress=bar.status)
+            ctxs.append(ctx)
+            done = []
+            for sid, fn in plan:
+                bar.section(f"{g}: {sid}")
+                try:
+                    section = fn(ctx)
+                except Exception as e:  # noqa: BLE001 - one broken section must not sink the report
+                    if strict:
+                        raise
+                    failures.append(f"{g}/{sid}: {type(e).__name__}: {e}")
+                    section = Section(sid, f"{sid} (failed)")
+                    section.note(f"This section failed and is left out: {type(e).__name__}: {e}")
+                if section is not None:
+                    done.append(section)
+                bar.step()
+            seconds = time.perf_counter() - g0
+            ctx.provenance["seconds"] = round(seconds, 2)
+            reports_.append(GameReport(g, ctx.g.title, done, ctx.provenance, seconds))
+            bar.line(f"{g}: {len(done)} sections in {seconds:.1f} s")
+    finally:
+        bar.close()
+
+    total = time.perf_counter() - t0
+    digest = hashlib.sha256("".join(c.digest() for c in ctxs).encode()).hexdigest()[:16]
+    from sim.runner import version
+    provenance: dict[str, Any] = {
+        "command": _command(games, n, seed, sections, explicit),
+        "seed": seed, "n": {c.game: c.n for c in ctxs}, "version": version(),
+        "started": started, "seconds": round(total, 2),
+        "game_seconds": {r.game: round(r.seconds, 2) for r in reports_},
+        "software": _software(),
+        "machine": f"{platform.platform()}, {os.cpu_count()} CPUs",
+        "digest": digest, "games": {r.game: r.provenance for r in reports_},
+        "failures": failures}
+    doc = Document(
+        title="bidlab report: " + ", ".join(games),
+        intro=("What each strategy scores and how often it wins, where the money goes, what a "
+               "lot costs, what a bid is worth and which house rules change the game: Monte "
+               "Carlo estimates with 95% intervals, each with a one-sentence reading. "
+               + "Matches per game: " + ", ".join(f"{c.game} {c.n:,}" for c in ctxs)
+               + f"; seed {seed}."),
+        games=reports_, provenance=provenance)
+    out = Path(out)
+    figures, datas = [], []
+    if write:
+        figures, datas = _write(out, doc, ctxs)
+    return ReportResult(out, out / "report.html", out / "report.md", figures, datas, doc,
+                        time.perf_counter() - t0, failures)
+
+
+def _write(out: Path, doc: Document, ctxs: list[Context]) -> tuple[list[Path], list[Path]]:
+    (out / "figures").mkdir(parents=True, exist_ok=True)
+    (out / "data").mkdir(parents=True, exist_ok=True)
+    figures, datas = [], []
+    for ctx in ctxs:
+        for stem, png in ctx.figures.items():
+            path = out / "figures" / f"{stem}.png"
+            path.write_bytes(png)
+            figures.append(path)
+        for stem, frame in ctx.data.items():
+            path = out / "data" / f"{stem}.parquet"
+            _parquet(frame, path)
+            datas.append(path)
+    (out / "report.html").write_text(to_html(doc), encoding="utf-8")
+    (out / "report.md").write_text(to_markdown(doc), encoding="utf-8")
+    (out / "provenance.json").write_text(json.dumps(doc.provenance, indent=1, default=str),
+                                         encoding="utf-8")
+    return figures, datas
+
+
+def _parquet(frame, path: Path) -> None:
+    """Write a frame; columns of mixed Python objects are stored as text."""
+    frame = frame.copy()
+    for c in frame.columns:
+        if frame[c].dtype == object:
+            kinds = {type(v) for v in frame[c].dropna()}
+            if len(kinds) > 1 or (kinds and not kinds <= {str}):
+                frame[c] = frame[c].map(lambda v: v if v is None else
+                                        (json.dumps(v, default=str) if isinstance(v, (dict, list))
+                                         else str(v)))
+    frame.to_parquet(path, index=False)
+
+
+def main_sizes() -> dict[str, int]:
+    """Default main run size per game (what ``bidlab report`` without ``-n`` plays)."""
+    return {g: spec_for(g).n for g in all_games()}
+
+
+__all__ = ["build_report", "ReportResult", "DEFAULT_OUT", "main_sizes"]

@@ -1,0 +1,674 @@
+"""The generic report sections and the per-game context they share.
+
+A section builder takes a :class:`Context` and returns a
+:class:`reports.document.Section` (or None when the game lacks what the section
+needs). The context runs each simulation once, on demand, and records what every
+figure and table was made from (Parquet) and every run's provenance.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import time
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from analysis import tables as T
+from analysis.runs import Simulation, make_rules, seat_strategies, simulate
+from reports import data as D
+from reports import figures as F
+from reports import text as W
+from reports.document import Figure, Section, Table, png_bytes
+from reports.spec import GameSpec, Variant, generic_variants
+from reports.style import new_axes
+from sim.errors import BidlabError
+from sim.games import get_game
+
+METRIC_TITLES = {"score": "match score", "win": "win share, %", "money_spent": "money spent",
+                 "bid": "bid", "points": "points"}
+
+
+class Context:
+    """One game's report in the making: its spec, sizes, runs, data and figures."""
+
+    def __init__(self, spec: GameSpec, n: int | None = None, seed: int = 0,
+                 progress: Callable[[str], None] | None = None):
+        self.spec = spec
+        self.game = spec.game
+        self.g = get_game(spec.game)
+        self.n = int(n if n is not None else spec.n)
+        if self.n < 1:
+            raise BidlabError(f"-n {self.n}: give at least 1 match")
+        self.seed = seed
+        self.rules = make_rules(self.game, spec.rules)
+        self.n_seats = self.g.n_seats(self.rules)
+        self.default_label = seat_strategies(self.game, self.rules, None).labels[0]
+        self.runs: dict[str, Simulation] = {}
+        self.provenance: dict[str, Any] = {"game": self.game, "n": self.n, "seed": seed,
+                                           "rules": self.rules.to_json(), "runs": {}}
+        self.data: dict[str, pd.DataFrame] = {}
+        self.figures: dict[str, bytes] = {}
+        self._progress = progress
+
+    # sizes and runs -------------------------------------------------------------------
+    def size(self, share: float, minimum: int = 256) -> int:
+        """A run size as a share of ``n`` (at least ``minimum``)."""
+        return max(minimum, int(round(self.n * share)))
+
+    @property
+    def field(self) -> list[str] | None:
+        return list(self.spec.field) if self.spec.field else None
+
+    @property
+    def multi(self) -> bool:
+        """The field holds more than one strategy."""
+        return len(set(self.run("field").seats["strategy"].astype(str))) > 1
+
+    def status(self, text: str) -> None:
+        if self._progress:
+            self._progress(f"{self.game}: {text}")
+
+    def run(self, key: str) -> Simulation:
+        """``field``: the strategy field at ``n``; ``default``: the default strategy in
+        every seat at ``n`` (the field itself when the field is that); ``table``: the
+        default strategy in every seat with detail tables at ``detail_share`` of ``n``."""
+        if key == "default" and not self.field:
+            key = "field"
+        if key not in self.runs:
+            if key == "field":
+                n, strategies, detail = self.n, self.field, False
+            elif key == "default":
+                n, strategies, detail = self.n, None, False
+            elif key == "table":
+                n, strategies, detail = self.size(self.spec.detail_share), None, True
+            else:
+                raise KeyError(key)
+            self.status(f"simulating {n:,} matches ({key})")
+            run = simulate(self.game, n, seed=self.seed, rules=dict(self.spec.rules),
+                           strategies=strategies, detail=detail, progress=False)
+            self.runs[key] = run
+            self.provenance["runs"][key] = run.provenance
+        return self.runs[key]
+
+    def table(self, name: str) -> pd.DataFrame | None:
+        """A detail table of the ``table`` run, or None when the game has none by that name."""
+        if name not in self.g.tables:
+            return None
+        return self.run("table").table(name)
+
+    # outputs --------------------------------------------------------------------------
+    def keep(self, name: str, frame: pd.DataFrame) -> str:
+        """Keep ``frame`` as ``data/<game>_<name>.parquet``; returns the file stem."""
+        stem = f"{self.game}_{name}"
+        self.data[stem] = frame.reset_index(drop=True)
+        return stem
+
+    def figure(self, name: str, draw: Callable[[Any], Any], caption: str,
+               data: str | None = None, figsize: tuple[float, float] | None = None) -> Figure:
+        ax = new_axes(figsize)
+        draw(ax)
+        stem = f"{self.game}_{name}"
+        png = png_bytes(ax)
+        self.figures[stem] = png
+        return Figure(stem, png, caption, alt=caption, data=data)
+
+    def digest(self) -> str:
+        """A hash of every number kept (12 significant digits): equal digests, equal results."""
+        h = hashlib.sha256()
+        for stem in sorted(self.data):
+            h.update(stem.encode())
+            h.update(self.data[stem].to_csv(index=False, float_format="%.12g").encode())
+        return h.hexdigest()[:16]
+
+
+# helpers ------------------------------------------------------------------------------
+
+def equity_table(eq: pd.DataFrame) -> pd.DataFrame:
+    """Equity frame -> display table: one row per strategy/seat, one column per metric
+    (``mean [95% CI]``, the same decimals down a column)."""
+    keys = list(dict.fromkeys(zip(eq["by"], eq["name"])))
+    out = pd.DataFrame({"by": [k[0] for k in keys], "name": [k[1] for k in keys]})
+    first = eq.drop_duplicates(["by", "name"]).set_index(["by", "name"])
+    out["matches"] = [f"{int(first.loc[k, 'matches']):,}" for k in keys]
+    for metric, part in eq.groupby("metric", sort=False):
+        part = part.set_index(["by", "name"]).reindex(keys)
+        lo, hi = part["ci_low"], part["ci_high"]
+        if metric == "win":  # a share: the t-interval is shown clipped to 0..1
+            lo, hi = lo.clip(0, 1), hi.clip(0, 1)
+        out[METRIC_TITLES.get(metric, metric)] = W.intervals(
+            part["mean"], lo, hi, 100.0 if metric == "win" else 1.0)
+    return out
+
+
+def _seat_label(name: str) -> str:
+    return "seat " + name.split(" ", 1)[0]
+
+
+# generic sections ---------------------------------------------------------------------
+
+def rules_section(ctx: Context) -> Section:
+    s = Section("rules", "Rules and variant used")
+    if ctx.spec.intro:
+        s.text(ctx.spec.intro)
+    defaults = ctx.g.make_rules({})
+    used = ctx.rules
+    rows = []
+    for key in ctx.g.rule_keys:
+        value, default = used[key.name], defaults[key.name]
+        rows.append({"key": key.name, "value": _show(value),
+                     "default": _show(default) + ("" if value == default else " (changed)"),
+                     "rule": key.rule, "meaning": key.doc})
+    frame = pd.DataFrame(rows)
+    changed = [f"{r['key']}={r['value']}" for r in rows if r["default"].endswith("(changed)")]
+    s.text("Every rule key is a named house variant; the rule column gives the id of the "
+           "canonical rule it belongs to.")
+    s.reading(W.sentence("this report plays the default rules" if not changed else
+                         f"this report plays the default rules except {W.join(changed)}")
+              + " Sections that compare house variants say which rule they change.")
+    s.add(Table(frame, "Rule keys: the value used in this report and the default",
+                ctx.keep("rules", frame.astype(str))))
+    return s
+
+
+def _show(v: Any) -> str:
+    if isinstance(v, bool):
+        return str(v).lower()
+    if isinstance(v, float) and v.is_integer():
+        return str(int(v))
+    if isinstance(v, (tuple, list)):
+        return ",".join(map(str, v))
+    return str(v)
+
+
+def _params_text(entry: dict[str, Any]) -> list[tuple[str, str]]:
+    out = []
+    for decision, choice in entry.items():
+        if decision in ("seat", "label"):
+            continue
+        params = ", ".join(f"{k}={_show(v)}" for k, v in choice["params"].items()) or "none"
+        out.append((f"{decision}: {choice['policy']}", params))
+    return out
+
+
+def strategies_section(ctx: Context) -> Section:
+    import strategies as strategies_
+
+    s = Section("strategies", "Strategies and their parameters")
+    field = ctx.run("field")
+    rows = []
+    for entry in field.provenance["strategies"]:
+        for policy, params in _params_text(entry):
+            rows.append({"seat": str(entry["seat"]), "strategy": entry["label"], "policy": policy,
+                         "parameters (all values)": params})
+    frame = pd.DataFrame(rows)
+    gs = strategies_.for_game(ctx.game)
+    used = list(dict.fromkeys(p.split(": ", 1)[1] for p in frame["policy"]))
+    docs = {p.name: p.doc for p in gs.policies if p.name in used}
+    if ctx.field:
+        s.text(ctx.spec.field_note or "The strategy field below plays every match; each "
+               "strategy keeps its seat.")
+    else:
+        s.text(f"Every seat plays the game's default strategy, {ctx.default_label}.")
+    s.add(Table(frame, "Seats, strategies and every parameter value", ctx.keep("strategies", frame)))
+    s.text("How the policies decide: " + "; ".join(f"{k}: {v}" for k, v in docs.items()) + ".")
+    if ctx.field:
+        s.note("Seats are fixed, so a strategy's result includes its seat's advantage"
+               + ("; the seat section measures that advantage with the default strategy "
+                  "everywhere." if "seats" in ctx.spec.sections else "."))
+    return s
+
+
+def _head_to_head(seats: pd.DataFrame, a: str, b: str) -> tuple[float, float, float]:
+    """Share of matches in which strategy ``a`` outscores ``b`` (ties count half), with a
+    95% interval."""
+    from analysis.stats import mean_ci, per_match
+
+    series = per_match(seats, "score")
+    x, y = series[("strategy", a)], series[("strategy", b)]
+    return mean_ci((x > y) + 0.5 * (x == y))
+
+
+def equity_section(ctx: Context) -> Section:
+    s = Section("equity", "Equity and win rates")
+    run = ctx.run("field")
+    seats = run.seats
+    unit = ctx.spec.score_unit
+    eq = T.equity(seats, metrics=ctx.g.summary_metrics)
+    stem = ctx.keep("equity", eq)
+    multi = ctx.multi
+    by = "strategy" if multi else "seat"
+    s.text(f"{run.completed:,} matches, seed {ctx.seed}. Means with 95% intervals across "
+           f"matches; win share splits ties; a strategy in several seats is averaged over "
+           f"them within each match.")
+    scores = eq[(eq["metric"] == "score") & (eq["by"] == "strategy")].sort_values(
+        "mean", ascending=False)
+    wins = eq[(eq["metric"] == "win") & (eq["by"] == by)].sort_values("mean", ascending=False)
+    shown = None
+    if multi:
+        best, worst = scores.iloc[0], scores.iloc[-1]
+        diffs = T.strategy_differences(seats, "score")
+        pair = diffs[((diffs["first"] == best["name"]) & (diffs["second"] == worst["name"])) |
+                     ((diffs["first"] == worst["name"]) & (diffs["second"] == best["name"]))].iloc[0]
+        sign = 1 if pair["second"] == best["name"] else -1
+        lo, hi = sorted((sign * pair["ci_low"], sign * pair["ci_high"]))
+        h, hlo, hhi = _head_to_head(seats, best["name"], worst["name"])
+        s.reading(W.sentence(
+            f"of the {len(scores)} strategies, {best['name']} scores most: "
+            f"{W.estimate(best['mean'], best['ci_low'], best['ci_high'], unit=f' {unit} per match')}; "
+            + W.difference("it", sign * pair["diff"], lo, hi, other=worst["name"], unit=unit,
+                           suffix=" per match", p=pair["p_value"])
+            + f", and outscores {worst['name']} in {W.estimate(h, hlo, hhi, 100, '% of the matches')}"))
+        top, bottom = wins.iloc[0], wins.iloc[-1]
+        fair = F._fair_share(eq, "strategy")
+        won = bottom["mean"] * bottom["matches"]
+        low_text = (f"{bottom['name']} wins none of them" if bottom["mean"] == 0 else
+                    f"{bottom['name']} wins almost never ({W.num(won, 0 if won == round(won) else 1)} "
+                    f"of {int(bottom['matches']):,} matches, ties split)" if bottom["mean"] < 0.001 else
+                    f"{bottom['name']} wins "
+                    f"{W.estimate(bottom['mean'], bottom['ci_low'], bottom['ci_high'], 100, '%')}")
+        s.reading(W.sentence(
+            f"the most frequent winner is {top['name']}, with "
+            f"{W.estimate(top['mean'], top['ci_low'], top['ci_high'], 100, '% of the matches')}"
+            + (f" against a fair share of {W.share(fair)}" if fair else "") + f"; {low_text}"))
+        shown = pd.DataFrame({"B - A": diffs["second"] + " - " + diffs["first"],
+                              "score difference per match [95% CI]": W.intervals(
+                                  diffs["diff"], diffs["ci_low"], diffs["ci_high"], sign=True),
+                              "p": diffs["p_value"].map(W.p_text)})
+    else:
+        only = scores.iloc[0]
+        s.reading(W.sentence(
+            f"with {only['name']} in every seat the mean match score is "
+            f"{W.estimate(only['mean'], only['ci_low'], only['ci_high'], unit=' ' + unit)}, "
+            f"and a fair share of the wins would be {W.share(1 / ctx.n_seats)} per seat"))
+    s.add(Table(equity_table(eq), "Per strategy and per seat: mean [95% CI]", stem))
+    if shown is not None:
+        s.add(Table(shown, "Paired differences between strategies (same matches)",
+                    ctx.keep("strategy_differences", diffs)))
+    s.add(ctx.figure("equity", lambda ax: F.equity_bars(eq, "score", by=by, ax=ax),
+                     f"Mean match score by {by} with 95% intervals", stem))
+    s.add(ctx.figure("win_share", lambda ax: F.win_share_bars(eq, by=by, ax=ax),
+                     f"Win share by {by} with 95% intervals (ties split)", stem))
+    return s
+
+
+def scores_section(ctx: Context) -> Section:
+    s = Section("scores", "Score distributions")
+    seats = ctx.run("field").seats
+    hist = D.score_histogram(seats)
+    q = D.quantiles(seats)
+    stem = ctx.keep("score_histogram", hist)
+    qstem = ctx.keep("score_quantiles", q)
+    ordered = q.sort_values("q50", ascending=False)
+    places = 0 if np.all(np.mod(seats["score"].to_numpy(float), 1) == 0) else 3
+    parts = [f"half of {r.name}'s match scores lie between {W.num(r.q25, places)} and "
+             f"{W.num(r.q75, places)} (median {W.num(r.q50, places)})" for r in ordered.itertuples()]
+    s.reading(W.sentence("; ".join(parts[:2])
+                         + (f"; the table has the other {len(parts) - 2}" if len(parts) > 2 else "")))
+    if len(ordered) > 1:
+        hi_, lo_ = ordered.iloc[0], ordered.iloc[-1]
+        overlap = lo_["q75"] >= hi_["q25"]
+        s.reading(W.sentence(
+            f"the middle halves of {hi_['name']} and {lo_['name']} "
+            + ("overlap" if overlap else "do not overlap")
+            + f": {lo_['name']}'s upper quartile is {W.num(lo_['q75'], places)} and "
+              f"{hi_['name']}'s lower quartile {W.num(hi_['q25'], places)}"))
+    shown = q.copy()
+    for c in shown.columns[1:]:
+        shown[c] = shown[c].map(lambda v: W.num(v, places))
+    s.add(Table(shown.rename(columns={"name": "strategy"}),
+                "Quantiles of the match score (all seats of each strategy)", qstem))
+    s.add(ctx.figure("scores", lambda ax: F.score_distribution(hist, ax=ax),
+                     "Distribution of match scores per strategy", stem))
+    return s
+
+
+def seats_section(ctx: Context) -> Section:
+    s = Section("seats", "Seat effect")
+    run = ctx.run("default")
+    seats = run.seats
+    eff = T.seat_effect(seats)
+    eq = T.equity(seats, metrics=("win",))
+    wins = eq[eq["by"] == "seat"].reset_index(drop=True)
+    stem = ctx.keep("seat_effect", eff.merge(
+        wins[["name", "mean", "ci_low", "ci_high"]].rename(
+            columns={"mean": "win", "ci_low": "win_lo", "ci_high": "win_hi"}).assign(
+            seat=range(len(wins))).drop(columns="name"), on="seat"))
+    s.text(f"{run.completed:,} matches with {ctx.default_label} in every seat, so any "
+           f"difference between seats comes from position (who deals, who speaks first).")
+    sig = eff[[W.significant(r.ci_low, r.ci_high) for r in eff.itertuples()]]
+    if sig.empty:
+        big = eff.loc[eff["diff"].abs().idxmax()]
+        s.reading(W.sentence(
+            f"no seat has a detectable advantage at this sample size: every seat's interval "
+            f"includes 0 (largest: seat {int(big['seat'])}, "
+            f"{W.estimate(big['diff'], big['ci_low'], big['ci_high'], unit=' ' + ctx.spec.score_unit, sign=True)})"))
+    else:
+        ranked = sig.reindex(sig["diff"].abs().sort_values(ascending=False).index)[:2]
+        parts = [W.difference(f"seat {int(r['seat'])}", r["diff"], r["ci_low"], r["ci_high"],
+                              other="the table average" if k == 0 else "the average",
+                              unit=ctx.spec.score_unit,
+                              suffix=" in the same match" if k == 0 else "", p=r["p_value"])
+                 for k, (_, r) in enumerate(ranked.iterrows())]
+        rest = len(eff) - len(ranked)
+        more = len(sig) - len(ranked)
+        tail = ("" if rest == 0 else
+                "; the other seats' intervals include 0" if more == 0 else
+                f"; {more} more seat{'s differ' if more > 1 else ' differs'} (see the table)")
+        s.reading(W.sentence("; ".join(parts) + tail))
+    top = wins.loc[wins["mean"].idxmax()]
+    s.reading(W.sentence(
+        f"win shares per seat range from {W.share(wins['mean'].min())} to "
+        f"{W.share(wins['mean'].max())} (fair share {W.share(1 / len(wins))}); the best, "
+        f"{_seat_label(top['name'])}, wins {W.estimate(top['mean'], top['ci_low'], top['ci_high'], 100, '%')}"))
+    shown = pd.DataFrame({"seat": eff["seat"].astype(str),
+                          "mean score": eff["mean"].map(lambda v: W.num(v, 2)),
+                          "advantage [95% CI]": W.intervals(eff["diff"], eff["ci_low"],
+                                                            eff["ci_high"], sign=True),
+                          "p": eff["p_value"].map(W.p_text),
+                          "win share, % [95% CI]": W.intervals(wins["mean"],
+                                                               wins["ci_low"].clip(0, 1),
+                                                               wins["ci_high"].clip(0, 1), 100)})
+    s.add(Table(shown, "Each seat against the table mean in the same match", stem))
+    s.add(ctx.figure("seat_effect", lambda ax: F.seat_effect_bars(eff, ax=ax,
+                                                                  unit=ctx.spec.score_unit),
+                     "Seat advantage in match score with 95% intervals", stem))
+    return s
+
+
+def money_section(ctx: Context) -> Section | None:
+    deals = ctx.table("deals")
+    if deals is None or not {"money_start", "spent"} <= set(deals.columns):
+        return None
+    s = Section("money", "Money flow")
+    mf = T.money_flow(deals)
+    stem = ctx.keep("money_flow", mf)
+    get = mf.set_index(["deal", "quantity"])["mean"]
+    first, last = int(mf["deal"].min()), int(mf["deal"].max())
+    m0, s0 = get[(first, "money_start")], get[(first, "spent")]
+    mL, sL, eL = get[(last, "money_start")], get[(last, "spent")], get[(last, "money_end")]
+    run = ctx.run("table")
+    s.text(f"{run.completed:,} matches with {ctx.default_label} in every seat; coins per player, "
+           f"seats pooled within a match.")
+    if last > first:
+        s.reading(W.sentence(
+            f"players start the first deal with {W.num(m0, 1)} coins on average and spend "
+            f"{W.num(s0, 1)} of them ({W.share(s0 / m0 if m0 else math.nan, 0)}); in the last "
+            f"deal they start with {W.num(mL, 1)} and spend {W.num(sL, 1)} "
+            f"({W.share(sL / mL if mL else math.nan, 0)}), and {W.num(eL, 1)} coins per player "
+            f"are left when the match ends"))
+    else:
+        s.reading(W.sentence(f"players start with {W.num(m0, 1)} coins on average, spend "
+                             f"{W.num(s0, 1)} and keep {W.num(eL, 1)}"))
+    shown = pd.DataFrame({"deal": [str(d + 1) for d in sorted(mf["deal"].unique())]})
+    for q in ("money_start", "spent", "money_end"):
+        part = mf[mf["quantity"] == q].sort_values("deal")
+        shown[F.QUANTITY_LABELS[q]] = W.intervals(part["mean"], part["ci_low"], part["ci_high"])
+    s.add(Table(shown, "Coins per player by deal of the match: mean [95% CI]", stem))
+    s.add(ctx.figure("money_flow", lambda ax: F.money_flow_lines(mf, ax=ax),
+                     "Money over the deals of a match (mean, 95% band)", stem))
+    lots = ctx.table("lots")
+    if lots is not None and {"deal", "rank", "price"} <= set(lots.columns):
+        mbl = D.money_by_lot(lots, ctx.spec.rank_labels)
+        lstem = ctx.keep("money_by_lot", mbl)
+        dear = mbl.loc[mbl["mean"].idxmax()]
+        first_deal = mbl[mbl["deal"] == mbl["deal"].min()]
+        dear0 = first_deal.loc[first_deal["mean"].idxmax()]
+        lab = "label" if "label" in mbl.columns else "rank"
+        s.reading(W.sentence(
+            f"the dearest lot is lot {dear[lab]} of deal {int(dear['deal']) + 1}, "
+            f"{W.estimate(dear['mean'], dear['ci_low'], dear['ci_high'], unit=' coins')} on average"
+            + ("" if dear0.name == dear.name else
+               f"; in the first deal the dearest is lot {dear0[lab]}, "
+               f"{W.estimate(dear0['mean'], dear0['ci_low'], dear0['ci_high'], unit=' coins')}")))
+        s.add(ctx.figure("money_by_lot", lambda ax: F.money_by_lot_lines(mbl, ax=ax),
+                         "Coins paid per lot (unsold = 0), one line per deal of the match", lstem))
+    return s
+
+
+def prices_section(ctx: Context) -> Section | None:
+    lots = ctx.table("lots")
+    if lots is None or not {"rank", "price", "buyer_value", "calls"} <= set(lots.columns):
+        return None
+    s = Section("prices", "Prices: what a lot costs and what it is worth")
+    lp = T.lot_prices(lots, ctx.spec.rank_labels)
+    stem = ctx.keep("lot_prices", lp)
+    pv = T.price_vs_value(lots)
+    pstem = ctx.keep("price_vs_value", pv)
+    lab = "label" if "label" in lp.columns else "rank"
+    cheap, dear = lp.loc[lp["price"].idxmin()], lp.loc[lp["price"].idxmax()]
+    unsold = 1 - float(lots["price"].notna().mean())
+    s.reading(W.sentence(
+        f"sold lots cost from {W.num(cheap['price'], 1)} coins on average (lot {cheap[lab]}) to "
+        f"{W.num(dear['price'], 1)} (lot {dear[lab]}); "
+        + ("every lot is sold" if unsold == 0 else f"{W.share(unsold)} of lots go unsold")))
+    if len(pv) >= 2:
+        w = np.sqrt(pv["matches"].to_numpy(float))
+        slope = float(np.polyfit(pv["buyer_value"].to_numpy(float), pv["mean"].to_numpy(float), 1,
+                                 w=w)[0])
+        s.reading(W.sentence(
+            f"across buyers, each extra point a buyer lays face up goes with "
+            f"{W.num(slope, 2, True)} coins of price on average (a least-squares line through "
+            f"the points of the figure): the more points a buyer lays face up, the "
+            + ("more" if slope > 0 else "less") + " he pays on average"))
+    shown = pd.DataFrame({
+        "lot": lp[lab].astype(str),
+        "mean price [95% CI]": W.intervals(lp["price"], lp["price_lo"], lp["price_hi"]),
+        "median (quartiles)": [f"{W.num(r.price_median, 1)} ({W.num(r.price_q1, 1)}-{W.num(r.price_q3, 1)})"
+                               for r in lp.itertuples()],
+        "sold": lp["sold_share"].map(lambda v: W.share(v)),
+        "buyer's points": lp["buyer_value"].map(lambda v: W.num(v, 2)),
+        "calls per lot": lp["calls"].map(lambda v: W.num(v, 1))})
+    s.add(Table(shown, "Per lot: price of sold lots, share sold, value to the buyer, calls", stem))
+    s.add(ctx.figure("lot_prices", lambda ax: F.lot_price_bars(lp, ax=ax),
+                     "Price by lot: mean with 95% interval, median and quartiles", stem))
+    s.add(ctx.figure("price_vs_value", lambda ax: F.price_value_line(pv, ax=ax),
+                     "Mean price against the points the buyer lays face up (95% band; marker "
+                     "area: matches with such a purchase)", pstem))
+    return s
+
+
+def contracts_section(ctx: Context) -> Section | None:
+    """Made rate by contract, for any detail table with ``contract`` and ``made``."""
+    for name in ctx.g.tables:
+        if name == "seats":
+            continue
+        frame = ctx.table(name)
+        if frame is None or not {"match", "contract", "made"} <= set(frame.columns):
+            continue
+        rows = frame.dropna(subset=["contract", "made"])
+        if "pitcher" in rows.columns and "seat" in rows.columns:  # one row per deal: the maker's
+            rows = rows[rows["seat"] == rows["pitcher"]]
+        if rows.empty:
+            return None
+        rows = rows.assign(made=rows["made"].astype(float))
+        made = T.clustered_means(rows, "contract", "made")
+        counts = rows.groupby("contract").size()
+        made["share"] = [counts[c] / counts.sum() for c in made["contract"]]
+        stem = ctx.keep("contracts", made)
+        s = Section("contracts", "Contracts")
+        top = made.loc[made["share"].idxmax()]
+        s.reading(W.sentence(
+            f"the commonest contract is {_show(top['contract'])} ({W.share(top['share'])} of "
+            f"contracts), made {W.estimate(top['mean'], top['ci_low'], top['ci_high'], 100, '%')} "
+            f"of the time"))
+        shown = pd.DataFrame({"contract": made["contract"].map(_show),
+                              "share of contracts": made["share"].map(W.share),
+                              "made, % [95% CI]": W.intervals(made["mean"],
+                                                              made["ci_low"].clip(0, 1),
+                                                              made["ci_high"].clip(0, 1), 100)})
+        s.add(Table(shown, "Contracts: how often each is played and made", stem))
+        s.add(ctx.figure("contracts", lambda ax: F.interval_bars(
+            [f"contract {_show(c)}" for c in made["contract"]], 100 * made["mean"],
+            100 * made["ci_low"].clip(0, 1), 100 * made["ci_high"].clip(0, 1), colors=["#0072B2"] * len(made), ax=ax,
+            title="Contracts made", xlabel="% made (95% CI)", value_format="{:.1f}%"),
+            "Share of contracts made, by contract, with 95% intervals", stem))
+        return s
+    return None
+
+
+def bidev_section(ctx: Context) -> Section:
+    s = Section("bidev", "Optimal bids: bid-EV in typical situations")
+    situations = ctx.spec.situations(ctx) if ctx.spec.situations else []
+    if not situations:
+        s.note(f"No typical bid-EV situations are defined for {ctx.game} yet (a report spec "
+               f"in reports/games/{ctx.game}.py can list some).")
+        return s
+    try:
+        from analysis.bidev import bid_ev
+    except ImportError:
+        s.note("bid-EV not available yet: analysis.bidev is not part of this version.")
+        return s
+    rollouts = ctx.size(ctx.spec.rollout_share, 200)
+    s.text(f"For each situation: {rollouts:,} rollouts per candidate action. Each rollout "
+           f"deals the hidden cards at random consistently with what is public, plays the "
+           f"candidate now and lets {ctx.default_label} play the rest of the match for "
+           f"everyone; all candidates share the same rollouts (common random numbers).")
+    ctx.provenance["bidev"] = []
+    for k, sit in enumerate(situations):
+        ctx.status(f"bid-EV {k + 1}/{len(situations)}")
+        try:
+            res = bid_ev(ctx.game, dict(sit.state), rollouts=rollouts, seed=ctx.seed + k,
+                         rules=dict(ctx.spec.rules),
+                         candidates=list(sit.candidates) if sit.candidates else None)
+        except BidlabError as e:
+            s.note(f"{sit.title}: bid-EV not available yet ({e}).")
+            continue
+        frame = res.frame
+        stem = ctx.keep(f"bidev_{k + 1}", frame)
+        ctx.provenance["bidev"].append(res.provenance)
+        s.add(_h4(sit.title))
+        if sit.question:
+            s.text(sit.question)
+        best = frame.loc[frame["action"].astype(str) == str(res.best)].iloc[0]
+        text = (f"{res.best} has the highest expected match score, "
+                f"{W.estimate(best['mean'], best['ci_low'], best['ci_high'], unit=' ' + ctx.spec.score_unit)}")
+        others = frame[frame["action"].astype(str) != str(res.best)]
+        if "pass" in set(others["action"].astype(str)) and {"diff_vs_best", "diff_lo", "diff_hi"} <= set(frame.columns):
+            p = others[others["action"].astype(str) == "pass"].iloc[0]
+            text += "; " + W.difference(str(res.best), -p["diff_vs_best"], -p["diff_hi"],
+                                        -p["diff_lo"], other="passing", unit=ctx.spec.score_unit)
+        text += (f"; it is the best candidate in {W.share(res.p_best, 0)} of bootstrap "
+                 f"resamples of the rollouts")
+        s.reading(W.sentence(text))
+        cols = {"action": frame["action"].astype(str),
+                "expected score [95% CI]": [W.interval(r.mean, r.ci_low, r.ci_high)
+                                            for r in frame.itertuples()]}
+        if {"win", "win_lo", "win_hi"} <= set(frame.columns):
+            cols["win share, % [95% CI]"] = [W.interval(r.win, r.win_lo, r.win_hi, 100)
+                                             for r in frame.itertuples()]
+        if {"diff_vs_best", "diff_lo", "diff_hi"} <= set(frame.columns):
+            cols["vs best [95% CI]"] = [W.interval(r.diff_vs_best, r.diff_lo, r.diff_hi, sign=True)
+                                        for r in frame.itertuples()]
+        if "p_best" in frame.columns:
+            cols["P(best)"] = frame["p_best"].map(lambda v: W.share(v, 0))
+        s.add(Table(pd.DataFrame(cols), f"{sit.title}: candidates", stem))
+        s.add(ctx.figure(f"bidev_{k + 1}", lambda ax, f=frame, b=res.best, t=sit.title:
+                         F.bid_ev_curve(f, ax=ax, best=b, title=t),
+                         f"{sit.title}: expected match score of each candidate (95% band)", stem))
+    return s
+
+
+def _h4(title: str):
+    from reports.document import Paragraph
+    return Paragraph(title, "subhead")
+
+
+def _variant_rows(rows: list[dict], part: pd.DataFrame, label: str, by: str) -> None:
+    for metric in ("score", "win"):
+        sub = part[(part["by"] == by) & (part["metric"] == metric)]
+        scale = 100.0 if metric == "win" else 1.0
+        cells = W.intervals(sub["diff"], sub["ci_low"], sub["ci_high"], scale, sign=True)
+        for r, cell in zip(sub.itertuples(), cells):
+            rows.append({"variant": label, "metric": METRIC_TITLES.get(metric, metric),
+                         by: r.name, "value": W.num(r.value * scale, 2),
+                         "change [95% CI]": cell, "p": W.p_text(r.p_value)})
+
+
+def variants_section(ctx: Context) -> Section:
+    from analysis.compare import compare
+
+    s = Section("variants", "House variants: what changes if you play it differently")
+    variants: tuple[Variant, ...] = (ctx.spec.variants if ctx.spec.variants is not None
+                                     else generic_variants(ctx.game))
+    if not variants:
+        s.note(f"No house variants to compare for {ctx.game}.")
+        return s
+    n = ctx.size(ctx.spec.variant_share)
+    multi = ctx.multi
+    by = "strategy" if multi else "seat"
+    unit = ctx.spec.score_unit
+    ctx.status(f"comparing {len(variants)} variants ({n:,} matches each)")
+    res = compare(ctx.game, ["default"] + [v.label for v in variants], n, seed=ctx.seed,
+                  strategies=ctx.field, rules=dict(ctx.spec.rules), progress=False)
+    base = next(iter(res.variants))
+    ctx.provenance["variants"] = res.provenance
+    frame = res.frame
+    stem = ctx.keep("variants", frame)
+    s.text(f"The same {n:,} deals (same seed) under each rule set, with "
+           + ("the strategy field above" if multi else f"{ctx.default_label} in every seat")
+           + "; every change is paired by match against the rules of this report (\"default\").")
+    rows = []
+    for v in variants:
+        part = frame[frame["variant"] == v.label]
+        win = part[(part["metric"] == "win") & (part["by"] == by)]
+        if (part[["diff", "ci_low", "ci_high"]] == 0).all().all():
+            s.reading(W.sentence(
+                f"with {v.label}" + (f" ({v.why})" if v.why else "") + f", not one of the "
+                f"{n:,} matches changes: every score and win share is identical, so with these "
+                f"strategies the rule never comes into play"))
+            _variant_rows(rows, part, v.label, by)
+            continue
+        big = win.loc[win["diff"].abs().idxmax()]
+        who = big["name"] if multi else _seat_label(big["name"])
+        text = f"with {v.label}" + (f" ({v.why})" if v.why else "") + ", "
+        text += W.change(f"{who}'s win share", big["diff"], big["ci_low"], big["ci_high"],
+                         unit="percentage points", scale=100, p=big["p_value"])
+        if len(win) > 1 and W.significant(big["ci_low"], big["ci_high"]):
+            text += ", the largest change among the " + ("strategies" if multi else "seats")
+        group = "strategy" if multi else "seat"
+        sc = part[(part["metric"] == "score") & (part["by"] == group) &
+                  (part["name"] == big["name"])].iloc[0]
+        text += "; " + W.change("its mean score" if multi else f"{who}'s mean score",
+                                sc["diff"], sc["ci_low"], sc["ci_high"], unit=unit,
+                                p=sc["p_value"])
+        s.reading(W.sentence(text))
+        _variant_rows(rows, part, v.label, by)
+    s.add(Table(pd.DataFrame(rows), "Each variant against the default rules: value under the "
+                "variant and paired change (win share in percentage points)", stem))
+    s.add(ctx.figure("variants_win", lambda ax: F.variant_differences(frame, "win", by=by, ax=ax,
+                                                                       baseline=base),
+                     f"Change in win share by {by} under each variant (paired, 95% CI)", stem))
+    s.add(ctx.figure("variants_score", lambda ax: F.variant_differences(
+        frame, "score", by=by, ax=ax, baseline=base),
+        f"Change in mean match score by {by} under each variant (paired, 95% CI)", stem))
+    return s
+
+
+GENERIC_BUILDERS: dict[str, Callable[[Context], Section | None]] = {
+    "rules": rules_section, "strategies": strategies_section, "equity": equity_section,
+    "scores": scores_section, "seats": seats_section, "money": money_section,
+    "prices": prices_section, "contracts": contracts_section, "bidev": bidev_section,
+    "variants": variants_section,
+}
+
+
+def builders(spec: GameSpec) -> list[tuple[str, Callable[[Context], Section | None]]]:
+    """The spec's sections in order, each with its builder (the spec's own first)."""
+    out = []
+    for sid in spec.sections:
+        fn = spec.extra.get(sid) or GENERIC_BUILDERS.get(sid)
+        if fn is None:
+            raise KeyError(f"report spec for {spec.game} names section {sid!r}, which has no "
+                           f"builder (generic: {', '.join(GENERIC_BUILDERS)})")
+        out.append((sid, fn))
+    return out
+
+
+def timed(fn: Callable[[], Any]) -> tuple[Any, float]:
+    t0 = time.perf_counter()
+    out = fn()
+    return out, time.perf_counter() - t0

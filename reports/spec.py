@@ -1,0 +1,109 @@
+"""What a game's report holds: a small per-game section spec.
+
+A game plugs into the report by adding ``reports/games/<game>.py`` that defines
+``SPEC = GameSpec(...)``; a game without one gets :func:`generic_spec`: the generic
+sections, at a modest default size. Sizes other than ``n`` are shares of ``n``, so
+``bidlab report -n N`` scales every run of a game together.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from dataclasses import field as _field
+from typing import Any
+
+GENERIC_SECTIONS = ("rules", "strategies", "equity", "scores", "seats", "money", "prices",
+                    "contracts", "bidev", "variants")
+"""Section ids in report order; a section whose data the game lacks leaves itself out
+(money, prices, contracts) or says what is missing (bidev, variants)."""
+
+
+@dataclass(frozen=True)
+class Variant:
+    """A house variant worth comparing: rule overrides and why players argue about it."""
+
+    rules: Mapping[str, Any]
+    why: str = ""
+
+    @property
+    def label(self) -> str:
+        return ",".join(f"{k}={_show(v)}" for k, v in self.rules.items()) or "default"
+
+
+@dataclass(frozen=True)
+class Situation:
+    """A bid-EV situation: a title for the reader and the game's situation keys."""
+
+    title: str
+    state: Mapping[str, Any]
+    question: str = ""
+    candidates: tuple[str, ...] | None = None
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    game: str
+    n: int = 20_000
+    """Matches of the main runs (the strategy field, the variants) by default."""
+    intro: str = ""
+    """One paragraph on the game for a reader who does not know it."""
+    rules: Mapping[str, Any] = _field(default_factory=dict)
+    """Rule overrides for the whole game section (default: the game's defaults)."""
+    field: tuple[str, ...] | None = None
+    """``SEAT=STRATEGY`` items of the strategy field compared in the equity section
+    (None: the default strategy in every seat)."""
+    field_note: str = ""
+    detail_share: float = 0.25
+    """Size of the all-default run with detail tables (seats, money, prices), as a share
+    of ``n``."""
+    variants: tuple[Variant, ...] | None = None
+    """House variants compared against the defaults (None: up to three flips of the
+    game's true/false and choice rule keys)."""
+    variant_share: float = 0.5
+    situations: Callable[..., list[Situation]] | None = None
+    """``situations(ctx)`` -> bid-EV situations (None: the section says there are none)."""
+    rollout_share: float = 0.05
+    sections: tuple[str, ...] = GENERIC_SECTIONS
+    extra: Mapping[str, Callable[..., Any]] = _field(default_factory=dict)
+    """Game-specific section builders by id (``build(ctx) -> Section | None``), placed
+    where ``sections`` names them; an id here also overrides a generic builder."""
+    rank_labels: str | None = None
+    """Lot labels by rank number, for per-lot tables (auktsion: ``"23456789TJQKA"``)."""
+    score_unit: str = "points"
+    generic: bool = False
+
+
+def _show(v: Any) -> str:
+    if isinstance(v, bool):
+        return str(v).lower()
+    if isinstance(v, float) and v.is_integer():
+        return str(int(v))
+    return str(v)
+
+
+def generic_variants(game: str, limit: int = 3) -> tuple[Variant, ...]:
+    """Flip each true/false rule key and try the first other choice of each choice key
+    (never ``players`` or ``first_dealer``): a default comparison for games without a spec."""
+    from sim.games import get_game
+
+    g = get_game(game)
+    defaults = g.make_rules({})
+    out = []
+    for key in g.rule_keys:
+        if key.name in ("players", "first_dealer"):
+            continue
+        value = defaults[key.name]
+        if key.kind == "bool":
+            out.append(Variant({key.name: not value}, f"{key.rule}: {key.doc}".strip(": ")))
+        elif key.kind == "choice":
+            other = [c for c in key.choices if c != value]
+            if other:
+                out.append(Variant({key.name: other[0]}, f"{key.rule}: {key.doc}".strip(": ")))
+        if len(out) == limit:
+            break
+    return tuple(out)
+
+
+def generic_spec(game: str) -> GameSpec:
+    return GameSpec(game=game, generic=True)
