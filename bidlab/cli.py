@@ -124,6 +124,35 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--rule", action="append", metavar="KEY=VALUE", help="a house rule; repeatable")
     p.add_argument("--json", action="store_true", help="print one JSON object")
 
+    p = sub.add_parser(
+        "bid-ev", help="expected outcome of each candidate action in a situation",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        description="Describe your hand and the public state; bidlab deals the hidden cards "
+                    "at random consistently with what is public, plays each candidate action "
+                    "now and lets the strategies (yours included) play the rest of the match. "
+                    "Every candidate sees the same rollouts (common random numbers). Prints the "
+                    "expected match score and win share of each candidate with 95% intervals, "
+                    "the best action and the probability that it is best.",
+        epilog="examples:\n"
+               "  bidlab bid-ev auktsion --hand 'AH KH QH JH 7D 7S 5C 4C 3C 2C 9D TS 8H' \\\n"
+               "      --state money=38,40,35,41 --state lot=7 --state price=3 "
+               "--state high_bidder=3\n"
+               "  bidlab bid-ev auktsion --hand '...' --state money=20,20,20,20 --state lot=A "
+               "--candidates pass,5..12 --rollouts 50000\n\n"
+               "situation keys for auktsion (--state KEY=VALUE; --seat and --hand also):\n"
+               + _situation_help("auktsion"))
+    _common_game_options(p)
+    p.add_argument("--seat", help="your seat (default 0)")
+    p.add_argument("--hand", required=True, help="your cards, e.g. 'AH KH 7D 2C' (rank then suit)")
+    p.add_argument("--state", action="append", metavar="KEY=VALUE",
+                   help="public state, one key at a time (see below); repeatable")
+    p.add_argument("--candidates", action="append", metavar="LIST",
+                   help="actions to compare, e.g. pass,5,6,8 or 4..11 (default: pass and the "
+                        "8 smallest legal bids)")
+    p.add_argument("--rollouts", type=int, default=20_000, help="rollouts per candidate "
+                   "(default 20000)")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+
     p = sub.add_parser("trace", help="print the JSON hand history of one match",
                        description="Print match INDEX of the run with SEED as JSON: hands, "
                                    "every call, every score (the same match `simulate` plays "
@@ -365,7 +394,8 @@ def cmd_optimize(args) -> None:
 
 
 COMMANDS = {"games": cmd_games, "policies": cmd_policies, "simulate": cmd_simulate,
-            "trace": cmd_trace, "compare": cmd_compare, "optimize": cmd_optimize}
+            "trace": cmd_trace, "compare": cmd_compare, "optimize": cmd_optimize,
+            "bid-ev": cmd_bid_ev}
 
 
 def cmd_report(args) -> None:

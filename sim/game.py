@@ -34,6 +34,12 @@ class Game:
     """Table name -> one line on what a row is; ``seats`` always, others with detail."""
     summary_metrics: tuple[str, ...] = ("score", "win")
     """Columns of the ``seats`` table that a run summary reports per strategy and seat."""
+    rollouts: Callable[..., tuple] | None = None
+    """Bid-EV rollouts: ``(rules, policies, labels, situation, candidates, seed, n)`` ->
+    ``(actions, score, win, situation)`` with outcomes as rollouts x candidates arrays
+    for the seat in the situation; None where the game has no bid-EV yet."""
+    situation_help: str = ""
+    """The situation keys ``bid-ev`` accepts, for ``--help`` and error messages."""
     match_metrics: tuple[tuple[str, str], ...] = ()
     """(column, title): columns of the ``seats`` table that are equal on every seat of a
     match (pitch: ``deals``); a run summary reports their mean per match with a 95%

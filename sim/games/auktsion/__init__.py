@@ -4,6 +4,8 @@ from sim.game import Game
 from sim.games.auktsion import rules as _rules
 from sim.games.auktsion.engine import run_chunk
 from sim.games.auktsion.referee import replay
+from sim.games.auktsion.situation import HELP as _SITUATION_HELP
+from sim.games.auktsion.situation import run_rollouts
 from sim.games.auktsion.trace import trace
 
 GAME = Game(
@@ -21,4 +23,6 @@ GAME = Game(
         "lots": "one row per match, deal and lot: rank, starter, buyer, price, buyer's value, calls",
     },
     summary_metrics=("score", "win", "money_spent"),
+    rollouts=run_rollouts,
+    situation_help=_SITUATION_HELP,
 )

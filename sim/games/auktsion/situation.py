@@ -1,0 +1,239 @@
+"""A bid-EV situation for auktsion: the user's hand plus the public state, validated.
+
+Keys (values as strings from the command line, or Python values):
+
+``seat``        your seat (default 0); it must be your turn to call
+``hand``        the cards you were dealt this deal, e.g. ``"AH KH 7D 7S 2C ..."``
+``money``       everyone's coins now, one per seat, e.g. ``"38,40,35,41"``
+``lot``         the rank on offer now: ``2``..``9``, ``T``, ``J``, ``Q``, ``K``, ``A``
+``price``       the current price (default 0: no bid yet in this lot)
+``high_bidder`` the seat of the last bid (required when ``price`` > 0)
+``passes``      passes in a row since the last bid, or since the lot opened (default 0)
+``deal``        the deal number in the match, from 0 (default 0)
+``scores``      points each seat scored in earlier deals (default all 0)
+``sold``        earlier lots of this deal that were bought, ``RANK:BUYER:PRICE[:CARDS]``
+                separated by ``;`` (the cards another buyer laid face up, e.g.
+                ``5:2:7:5H 5S``; yours come from your hand). Earlier lots not listed
+                went unsold.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from sim.cards import RANKS, format_card, parse_cards
+from sim.errors import BidlabError
+from sim.rules import Rules
+
+KEYS = ("seat", "hand", "money", "lot", "price", "high_bidder", "passes", "deal", "scores",
+        "sold")
+HELP = __doc__.split("\n\n", 1)[1]
+
+
+@dataclass
+class Situation:
+    seat: int
+    hand: list[int]
+    money: list[int]
+    lot: int
+    price: int
+    high_bidder: int
+    passes: int
+    deal: int
+    scores: list[int]
+    sold: dict[int, tuple[int, int, list[int]]] = field(default_factory=dict)
+    """rank -> (buyer, price, cards laid face up)"""
+
+    def to_json(self) -> dict[str, Any]:
+        return {"seat": self.seat, "hand": [format_card(c) for c in self.hand],
+                "money": self.money, "lot": RANKS[self.lot], "price": self.price,
+                "high_bidder": self.high_bidder if self.price > 0 else None,
+                "passes": self.passes, "deal": self.deal, "scores": self.scores,
+                "sold": {RANKS[r]: {"buyer": b, "price": p, "cards": [format_card(c) for c in cs]}
+                         for r, (b, p, cs) in sorted(self.sold.items())}}
+
+
+def _bad(key: str, value: Any, why: str) -> BidlabError:
+    return BidlabError(f"situation {key}={value!r}: {why}")
+
+
+def _int(key: str, value: Any, lo: int, hi: int) -> int:
+    try:
+        v = int(str(value).strip())
+    except ValueError:
+        raise _bad(key, value, f"expected a whole number in {lo}..{hi}") from None
+    if not lo <= v <= hi:
+        raise _bad(key, value, f"out of range: allowed {lo}..{hi}")
+    return v
+
+
+def _ints(key: str, value: Any, n: int, lo: int, hi: int) -> list[int]:
+    parts = value.split(",") if isinstance(value, str) else list(value)
+    if len(parts) != n:
+        raise _bad(key, value, f"expected {n} comma-separated whole numbers, one per seat")
+    return [_int(key, p, lo, hi) for p in parts]
+
+
+def _rank(key: str, value: Any) -> int:
+    text = str(value).strip().upper().replace("10", "T")
+    if len(text) != 1 or text not in RANKS:
+        raise _bad(key, value, f"expected a rank: {' '.join(RANKS)}")
+    return RANKS.index(text)
+
+
+def parse(rules: Rules, values: dict[str, Any]) -> Situation:
+    unknown = sorted(set(values) - set(KEYS))
+    if unknown:
+        raise BidlabError(f"unknown auktsion situation key {unknown[0]!r}; known keys: "
+                          f"{', '.join(KEYS)}")
+    for key in ("hand", "money", "lot"):
+        if key not in values:
+            raise BidlabError(f"the situation needs {key}= (see `bidlab bid-ev --help`)")
+    n = rules.players
+    first = 1 if n == 3 else 0
+    per = (52 - 4 * first) // n
+    seat = _int("seat", values.get("seat", 0), 0, n - 1)
+    try:
+        hand = parse_cards(values["hand"])
+    except BidlabError as e:
+        raise _bad("hand", values["hand"], str(e)) from None
+    if len(hand) != per or len(set(hand)) != per:
+        raise _bad("hand", values["hand"], f"expected {per} different cards (all the cards you "
+                   f"were dealt this deal)")
+    if first and any(c % 13 == 0 for c in hand):
+        raise _bad("hand", values["hand"], "there are no twos with 3 players (A1)")
+    money = _ints("money", values["money"], n, 0, 10**6)
+    lot = _rank("lot", values["lot"])
+    if lot < first:
+        raise _bad("lot", values["lot"], "there are no twos with 3 players (A1)")
+    price = _int("price", values.get("price", 0), 0, 10**6)
+    deal = _int("deal", values.get("deal", 0), 0, rules.deals_per_match - 1)
+    scores = _ints("scores", values.get("scores", ",".join(["0"] * n)), n, 0, 10**6)
+    sold = _parse_sold(values.get("sold", ""), n, seat, hand, lot, first)
+    high = -1
+    if price > 0:
+        if rules.auction_form == "sealed":
+            raise _bad("price", price, "the sealed form has no price before the bids")
+        if "high_bidder" not in values:
+            raise BidlabError("the situation has a price, so it needs high_bidder=SEAT")
+        high = _int("high_bidder", values["high_bidder"], 0, n - 1)
+        if high == seat:
+            raise _bad("high_bidder", high, "you cannot be asked to call over your own bid "
+                       "(A10: the lot is sold once the others pass)")
+        if money[high] < price:
+            raise _bad("price", price, f"seat {high} has only {money[high]} coins (A8)")
+    passes = _int("passes", values.get("passes", 0), 0, n - 2 if high >= 0 else n - 1)
+    dealer = (rules.first_dealer + deal) % n
+    last_buyer = dealer
+    for r in sorted(sold):
+        last_buyer = sold[r][0]
+    starter = (last_buyer + 1) % n
+    first_to_speak = (high + 1) % n if high >= 0 else starter
+    if rules.auction_form == "open" and (first_to_speak + passes) % n != seat and high < 0:
+        raise BidlabError(f"it is not seat {seat}'s turn: lot {RANKS[lot]} opened with seat "
+                          f"{starter} (after the last buyer or dealer) and {passes} pass(es) "
+                          f"were made; fix seat=, passes= or sold=")
+    if high >= 0 and (high + 1 + passes) % n != seat:
+        raise BidlabError(f"it is not seat {seat}'s turn: after the bid of seat {high} and "
+                          f"{passes} pass(es) it is seat {(high + 1 + passes) % n}'s turn")
+    return Situation(seat, hand, money, lot, price, high, passes, deal, scores, sold)
+
+
+def _parse_sold(text: Any, n: int, seat: int, hand: list[int], lot: int, first: int
+                ) -> dict[int, tuple[int, int, list[int]]]:
+    items = text if isinstance(text, list) else [t for t in str(text).split(";") if t.strip()]
+    sold: dict[int, tuple[int, int, list[int]]] = {}
+    seen: set[int] = set()
+    for item in items:
+        parts = item.split(":") if isinstance(item, str) else list(item)
+        if len(parts) not in (3, 4):
+            raise _bad("sold", item, "write RANK:BUYER:PRICE or RANK:BUYER:PRICE:CARDS")
+        rank = _rank("sold", parts[0])
+        if not first <= rank < lot or rank in sold:
+            raise _bad("sold", item, f"each earlier rank at most once, before lot {RANKS[lot]}")
+        buyer = _int("sold", parts[1], 0, n - 1)
+        price = _int("sold", parts[2], 1, 10**6)
+        if buyer == seat:
+            cards = [c for c in hand if c % 13 == rank]
+        else:
+            cards = parse_cards(parts[3]) if len(parts) == 4 else []
+            if any(c % 13 != rank or c in hand or c in seen for c in cards):
+                raise _bad("sold", item, f"the face-up cards must be of rank {RANKS[rank]}, "
+                           f"not in your hand, each card once")
+        seen.update(cards)
+        sold[rank] = (buyer, price, cards)
+    return sold
+
+
+def candidates(rules: Rules, s: Situation, given: list[str] | None, count: int = 8
+               ) -> list[int]:
+    """Candidate calls (-1 = pass): ``given`` (``pass``, amounts, ``A..B``), or pass and
+    the ``count`` smallest legal bids."""
+    lo = max(rules.min_bid, s.price + rules.min_raise) if s.high_bidder >= 0 else rules.min_bid
+    hi = s.money[s.seat]
+    if not given:
+        return [-1] + list(range(lo, min(hi, lo + count - 1) + 1))
+    out: list[int] = []
+    for item in given:
+        for part in str(item).replace(",", " ").split():
+            if part.lower() == "pass":
+                out.append(-1)
+                continue
+            a, sep, b = part.partition("..")
+            for v in range(int(a), int(b) + 1) if sep else [int(a)]:
+                if not lo <= v <= hi:
+                    raise BidlabError(f"candidate bid {v} is illegal here: legal bids are "
+                                      f"{lo}..{hi} (A8), or pass")
+                out.append(v)
+    return list(dict.fromkeys(out))
+
+
+def action_name(call: int) -> str:
+    return "pass" if call < 0 else f"bid {call}"
+
+
+def face_up_arrays(s: Situation) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per rank (13): buyer (-1 unsold/not yet), price, and a 52-long mask of face-up cards."""
+    buyer = np.full(13, -1, np.int64)
+    price = np.zeros(13, np.int64)
+    up = np.zeros(52, np.int64)
+    for r, (b, p, cards) in s.sold.items():
+        buyer[r], price[r] = b, p
+        for c in cards:
+            up[c] = 1
+    return buyer, price, up
+
+
+def run_rollouts(rules: Rules, policies, labels: tuple[str, ...], values: dict[str, Any],
+                 given: list[str] | None, seed: int, n: int):
+    """``Game.rollouts`` for auktsion: (action names, score, win, situation as JSON)."""
+    import numba
+
+    from sim.games.auktsion import kernel as K
+    from sim.games.auktsion.rollout import TOO_CONSTRAINED, rollouts
+    from sim.games.auktsion.rules import pack
+
+    s = parse(rules, values)
+    calls = np.array(candidates(rules, s, given), np.int64)
+    R, leftover = pack(rules)
+    pids, params = policies["bid"]
+    hand = np.zeros(52, np.int64)
+    hand[s.hand] = 1
+    buyer, price, up = face_up_arrays(s)
+    up_seat = np.where(up == 1, buyer[np.arange(52) % 13], -1).astype(np.int64)
+    score = np.zeros((n, len(calls)))
+    win = np.zeros((n, len(calls)))
+    err = np.zeros((n, K.ERR_SIZE), np.int64)
+    rollouts(np.uint64(seed), n, min(n, 4 * numba.get_num_threads()), R, leftover, pids, params,
+             s.seat, hand, up_seat, buyer, price, np.array(s.money, np.int64),
+             np.array(s.scores, np.int64), s.deal, s.lot, s.price, s.high_bidder, s.passes,
+             calls, score, win, err)
+    if (err[:, K.ERR_CODE] == TOO_CONSTRAINED).any():
+        raise BidlabError("no deal of the unseen cards is consistent with the situation "
+                          "(check sold= and the face-up cards)")
+    from sim.games.auktsion.engine import _check
+    _check(err, 0, labels)
+    return [action_name(int(c)) for c in calls], score, win, s.to_json()

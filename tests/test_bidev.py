@@ -1,0 +1,116 @@
+"""Bid-EV: rollouts from a described situation, on common random numbers."""
+
+import numpy as np
+import pytest
+
+from analysis.bidev import bid_ev, summarize
+from sim.errors import BidlabError
+
+HAND = "AH KH QH JH 7D 7S 5C 4C 3C 2C 9D TS 8H"
+BASE = {"hand": HAND, "money": "38,40,35,41", "lot": "7", "price": "3", "high_bidder": "3"}
+
+
+def test_result_shape_and_reproducibility(threads):
+    threads(1)
+    a = bid_ev("auktsion", BASE, rollouts=600, seed=3)
+    threads(2)
+    b = bid_ev("auktsion", BASE, rollouts=600, seed=3)
+    assert a.frame.equals(b.frame) and a.best == b.best
+    assert list(a.frame["action"]) == ["pass"] + [f"bid {v}" for v in range(4, 12)]
+    f = a.frame
+    assert ((f["ci_low"] <= f["mean"]) & (f["mean"] <= f["ci_high"])).all()
+    assert f["p_best"].sum() == pytest.approx(1.0)
+    assert a.best == f.loc[f["mean"].idxmax(), "action"]
+
+
+def test_a_dominated_bid_is_never_best():
+    """Last deal, last lot, no card of that rank in hand, coins worth a point each at the
+    end (A14): a bid can only cost points, so pass is best and no bid beats it."""
+    hand = "AH KH QH JH 7D 7S 5C 4C 3C 2C 9D TS 8H".replace("AH", "6H")
+    situation = {"hand": hand, "money": "10,10,10,10", "lot": "A", "deal": "3"}
+    r = bid_ev("auktsion", situation, rollouts=400, seed=1, rules={"leftover_value": 1},
+               strategies=["all=value"])
+    assert r.best == "pass"
+    bids = r.frame[r.frame["action"] != "pass"]
+    assert (bids["diff_vs_best"] <= 0).all() and (bids["diff_hi"] <= 0).all()
+    assert (bids["diff_vs_best"] < 0).any()  # the bids that win the ace pay for nothing
+
+
+def test_common_random_numbers_make_differences_sharp():
+    r = bid_ev("auktsion", BASE, rollouts=800, seed=2, candidates=["pass", "9"])
+    f = r.frame.set_index("action")
+    width_mean = f.loc["bid 9", "ci_high"] - f.loc["bid 9", "ci_low"]
+    width_diff = abs(f.loc["bid 9", "diff_hi"] - f.loc["bid 9", "diff_lo"]) + \
+        abs(f.loc["pass", "diff_hi"] - f.loc["pass", "diff_lo"])
+    assert width_diff < width_mean
+
+
+def test_sold_lots_constrain_the_hidden_cards():
+    """Seat 2 bought the twos and laid 2D 2S face up, so the unseen 2H never goes to it;
+    seat 0 bought the threes holding none. The rollouts run and echo the situation."""
+    s = dict(BASE, sold="2:2:5:2D 2S;3:0:4", price="0", passes="0", seat="1", lot="7")
+    s.pop("high_bidder")
+    r = bid_ev("auktsion", s, rollouts=200, seed=1)
+    assert r.situation["sold"]["2"] == {"buyer": 2, "price": 5, "cards": ["2D", "2S"]}
+    assert r.situation["sold"]["3"] == {"buyer": 0, "price": 4, "cards": []}
+
+
+@pytest.mark.parametrize("change,message", [
+    ({"hand": "AH KH"}, "expected 13 different cards"),
+    ({"hand": HAND.replace("8H", "AH")}, "expected 13 different cards"),
+    ({"money": "1,2,3"}, "one per seat"),
+    ({"lot": "Z"}, "expected a rank"),
+    ({"high_bidder": "2"}, "it is not seat 0's turn"),
+    ({"price": "50"}, "has only 41 coins"),
+    ({"colour": "red"}, "unknown auktsion situation key 'colour'"),
+])
+def test_bad_situations_say_what_is_wrong(change, message):
+    with pytest.raises(BidlabError, match=message):
+        bid_ev("auktsion", {**BASE, **change}, rollouts=10)
+
+
+def test_illegal_candidate_names_the_legal_range():
+    with pytest.raises(BidlabError, match=r"legal bids are 4..38"):
+        bid_ev("auktsion", BASE, rollouts=10, candidates=["2"])
+
+
+def test_summarize_probability_of_best():
+    rng = np.random.default_rng(0)
+    base = rng.normal(size=(2000, 1))
+    score = np.hstack([base, base + 1.0, base + 0.999])  # paired: 2nd and 3rd nearly tied
+    frame, best, p = summarize(["a", "b", "c"], score, np.zeros_like(score))
+    assert best == "b" and p == 1.0  # the 0.001 gap is exact on common random numbers
+    frame, best, p = summarize(["a", "b"], np.hstack([base, base + rng.normal(size=(2000, 1))]),
+                               np.zeros((2000, 2)))
+    assert 0.0 < frame["p_best"].min() and frame["p_best"].sum() == pytest.approx(1.0)
+
+
+def test_sampled_hands_respect_face_up_cards_and_hand_sizes():
+    """A12: a buyer laid every card of the rank face up, so the sampler never gives it
+    another; the asking seat's hand is fixed; every other seat gets a full hand."""
+    from sim.games.auktsion.rollout import _sample_hands
+    from sim.games.auktsion.rules import make, pack
+    from sim.games.auktsion.situation import face_up_arrays, parse
+    from sim.rng import seed_stream
+
+    rules = make({})
+    s = parse(rules, dict(BASE, sold="2:2:5:2D 2S;3:0:4", price="0", passes="0", seat="1"))
+    R, _ = pack(rules)
+    buyer, _, up = face_up_arrays(s)
+    up_seat = np.where(up == 1, buyer[np.arange(52) % 13], -1).astype(np.int64)
+    hand = np.zeros(52, np.int64)
+    hand[s.hand] = 1
+    rng = np.empty(4, np.uint64)
+    value = np.zeros((4, 13), np.int64)
+    heart_two_holders = set()
+    for r in range(200):
+        seed_stream(rng, 9, r, 0)
+        assert _sample_hands(R, rng, 1, hand, up_seat, buyer, value, np.empty(52, np.int64),
+                             np.empty(4, np.int64))
+        assert value.sum() == 130 and value[2, 0] == 5 and value[0, 1] == 0
+        mine = np.zeros(13, np.int64)
+        for c in s.hand:
+            mine[c % 13] += (1, 3, 4, 2)[c // 13]
+        assert (value[1] == mine).all()
+        heart_two_holders |= {t for t in (0, 3) if value[t, 0] == 4}
+    assert heart_two_holders == {0, 3}  # the unseen 2H goes to either eligible seat
