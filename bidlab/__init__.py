@@ -5,12 +5,17 @@
 >>> run.summary          # per strategy and seat: mean score, win share, 95% intervals
 >>> run.seats            # one row per match and seat
 >>> bidlab.trace("auktsion", seed=1, index=7)   # the hand history of match 7
+>>> bidlab.compare("auktsion", ["carry_money=false"], 50_000).frame
+>>> bidlab.optimize("fpsb", "linear", rules={"players": 4}, self_play=5).params
+>>> bidlab.bid_ev("auktsion", {"hand": "...", "money": "38,40,35,41", "lot": "7"}).frame
 """
 
-from bidlab.api import Simulation, games, policies, rule_keys, simulate, trace
+from bidlab.api import (BidEV, Comparison, Optimization, Simulation, bid_ev, compare, games,
+                        optimize, policies, rule_keys, simulate, trace)
 from sim.errors import BidlabError, IllegalActionError, RuleError, StrategyError
 from sim.runner import version
 
 __version__ = version()
-__all__ = ["simulate", "trace", "games", "policies", "rule_keys", "Simulation",
+__all__ = ["simulate", "trace", "bid_ev", "optimize", "compare", "games", "policies",
+           "rule_keys", "Simulation", "BidEV", "Optimization", "Comparison",
            "BidlabError", "RuleError", "StrategyError", "IllegalActionError"]

@@ -7,11 +7,15 @@ from typing import Any
 import pandas as pd
 
 import strategies as strategies_
+from analysis.bidev import BidEV, bid_ev
+from analysis.compare import Comparison, compare
+from analysis.optimize import Optimization, optimize
 from analysis.runs import Simulation, make_rules, seat_strategies, simulate, trace
 from sim.games import all_games, get_game
 
-__all__ = ["games", "rule_keys", "policies", "simulate", "trace", "make_rules",
-           "seat_strategies", "Simulation"]
+__all__ = ["games", "rule_keys", "policies", "simulate", "trace", "bid_ev", "optimize",
+           "compare", "make_rules", "seat_strategies", "Simulation", "BidEV", "Optimization",
+           "Comparison"]
 
 
 def games() -> dict[str, str]:

@@ -88,3 +88,26 @@ def test_cli_json_shapes(capsys):
     data = json.loads(capsys.readouterr().out)
     row = data["metrics"][0]
     assert {"metric", "variant", "value", "diff", "ci_low", "ci_high", "p_value"} <= set(row)
+
+
+@pytest.mark.slow
+def test_interval_coverage_of_a_known_mean_is_close_to_95_percent():
+    """fpsb with a = 1/2 and two bidders: each bidder's expected payoff is exactly
+    2a(1-a)/3 = 1/6. Over 200 seeds the 95% interval must cover it about 95% of the time."""
+    import bidlab
+
+    covered = 0
+    seeds = 200
+    for seed in range(seeds):
+        s = bidlab.simulate("fpsb", 2048, seed=seed, strategies=["all=linear:a=0.5"]).summary
+        row = s[(s["by"] == "seat") & (s["name"] == "0 linear")].iloc[0]
+        covered += row["score_lo"] <= 1 / 6 <= row["score_hi"]
+    assert 0.91 <= covered / seeds <= 0.99
+
+
+def test_python_api_mirrors_the_cli():
+    import bidlab
+
+    assert callable(bidlab.bid_ev) and callable(bidlab.optimize) and callable(bidlab.compare)
+    result = bidlab.compare("fpsb", ["players=3"], 2048)
+    assert isinstance(result, bidlab.Comparison) and {"diff", "p_value"} <= set(result.frame)
