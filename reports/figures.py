@@ -121,7 +121,7 @@ def equity_bars(frame: pd.DataFrame, metric: str = "score", by: str = "strategy"
                          colors=colors, ax=ax,
                          title=title if title is not None else f"Mean match {metric} by {by}",
                          xlabel=xlabel if xlabel is not None else f"mean match {metric} (95% CI)",
-                         value_format="{:.1f}")
+                         value_format="{:.3g}")
 
 
 def _fair_share(frame: pd.DataFrame, by: str) -> float | None:
@@ -265,7 +265,8 @@ def price_value_line(frame: pd.DataFrame, ax=None, title: str | None = None,
 
 
 def bid_ev_curve(frame: pd.DataFrame, ax=None, title: str | None = None,
-                 best: str | None = None, ylabel: str = "expected match score (95% band)"):
+                 best: str | None = None, ylabel: str = "expected match score (95% band)",
+                 xlabel: str = "action (pass or bid in coins)"):
     """Expected outcome of each candidate action with a 95% band, from a bid-EV frame
     (columns ``action, mean, ci_low, ci_high``), actions in the frame's order; the best
     action (``best``, or the highest mean) is ringed."""
@@ -284,7 +285,7 @@ def bid_ev_curve(frame: pd.DataFrame, ax=None, title: str | None = None,
         ax.set_xticks(x, actions)
         ax.legend(loc="best")
     return _finish(ax, title if title is not None else "Expected outcome of each bid",
-                   "action (pass or bid in coins)", ylabel)
+                   xlabel, ylabel)
 
 
 def variant_differences(frame: pd.DataFrame, metric: str = "win", by: str = "strategy", ax=None,

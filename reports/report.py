@@ -59,9 +59,10 @@ def _software() -> dict[str, str]:
             "matplotlib": matplotlib.__version__, "pyarrow": pyarrow.__version__}
 
 
-def _command(games: Sequence[str], n: int | None, seed: int, sections: Sequence[str] | None,
-             explicit_games: bool) -> str:
-    parts = ["bidlab", "report", *(games if explicit_games else [])]
+def _command(games: Sequence[str], n: int | None, seed: int, sections: Sequence[str] | None) -> str:
+    """The command that reproduces the report (games always named: a later version may
+    have more games)."""
+    parts = ["bidlab", "report", *games]
     if n is not None:
         parts += ["-n", str(n)]
     parts += ["--seed", str(seed)]
@@ -80,7 +81,7 @@ class _Progress:
         self.lines = enabled is None and not tty
         self.bar = tqdm(total=total, unit="section", file=sys.stderr, dynamic_ncols=True,
                         disable=not (enabled if enabled is not None else tty),
-                        bar_format="{desc} {bar} {n_fmt}/{total_fmt} sections [{elapsed}<{remaining}]{postfix}")
+                        bar_format="{bar:20} {n_fmt}/{total_fmt} sections, {elapsed} | {desc}{postfix}")
 
     def section(self, text: str) -> None:
         self.bar.set_description_str(text)
@@ -113,7 +114,6 @@ def build_report(games: Sequence[str] | None = None, *, n: int | None = None, se
     """
     t0 = time.perf_counter()
     started = _dt.datetime.now(_dt.timezone.utc).replace(microsecond=0).isoformat()
-    explicit = bool(games)
     games = list(games) if games else list(all_games())
     for g in games:
         get_game(g)  # a clear error for an unknown name, before anything runs
@@ -143,8 +143,10 @@ def build_report(games: Sequence[str] | None = None, *, n: int | None = None, se
             ctx = Context(chosen[g], n=n, seed=seed, progress=bar.status)
             ctxs.append(ctx)
             done = []
+            timings = ctx.provenance.setdefault("section_seconds", {})
             for sid, fn in plan:
                 bar.section(f"{g}: {sid}")
+                s0 = time.perf_counter()
                 try:
                     section = fn(ctx)
                 except Exception as e:  # noqa: BLE001 - one broken section must not sink the report
@@ -153,6 +155,7 @@ def build_report(games: Sequence[str] | None = None, *, n: int | None = None, se
                     failures.append(f"{g}/{sid}: {type(e).__name__}: {e}")
                     section = Section(sid, f"{sid} (failed)")
                     section.note(f"This section failed and is left out: {type(e).__name__}: {e}")
+                timings[sid] = round(time.perf_counter() - s0, 2)
                 if section is not None:
                     done.append(section)
                 bar.step()
@@ -167,7 +170,7 @@ def build_report(games: Sequence[str] | None = None, *, n: int | None = None, se
     digest = hashlib.sha256("".join(c.digest() for c in ctxs).encode()).hexdigest()[:16]
     from sim.runner import version
     provenance: dict[str, Any] = {
-        "command": _command(games, n, seed, sections, explicit),
+        "command": _command(games, n, seed, sections),
         "seed": seed, "n": {c.game: c.n for c in ctxs}, "version": version(),
         "started": started, "seconds": round(total, 2),
         "game_seconds": {r.game: round(r.seconds, 2) for r in reports_},

@@ -510,6 +510,80 @@ def contracts_section(ctx: Context) -> Section | None:
     return None
 
 
+def tuning_section(ctx: Context) -> Section | None:
+    """Best response along one parameter: the tuned seat's score and win share at each
+    grid value, paired by match against the parameter's default value."""
+    from analysis.stats import mean_ci, paired_difference, per_match
+
+    t = ctx.spec.tuning
+    if t is None:
+        return None
+    n = ctx.size(t.share)
+    s = Section("tuning", f"Best response: tuning {t.strategy}'s {t.param}")
+    rows, series = [], {}
+    default = None
+    for k, value in enumerate(t.grid):
+        ctx.status(f"best response {k + 1}/{len(t.grid)} ({n:,} matches)")
+        label = f"{t.strategy}:{t.param}={value:g}"
+        run = simulate(ctx.game, n, seed=ctx.seed, rules=dict(ctx.spec.rules),
+                       strategies=[f"{t.seat}={label}"], progress=False)
+        if default is None:
+            default = run.provenance["strategies"][(t.seat + 1) % ctx.n_seats]["label"]
+            ctx.provenance["tuning"] = {"strategy": t.strategy, "param": t.param,
+                                        "grid": list(t.grid), "seat": t.seat, "n": n,
+                                        "opponents": default}
+        score = per_match(run.seats, "score")[("seat", f"{t.seat} {run.seats['strategy'].iloc[t.seat]}")]
+        win = per_match(run.seats, "win")[("seat", f"{t.seat} {run.seats['strategy'].iloc[t.seat]}")]
+        series[value] = score
+        m, lo, hi = mean_ci(score)
+        w, wlo, whi = mean_ci(win)
+        rows.append({"action": f"{value:g}", t.param: value, "mean": m, "ci_low": lo,
+                     "ci_high": hi, "win": w, "win_lo": wlo, "win_hi": whi})
+    frame = pd.DataFrame(rows)
+    from strategies import for_game  # the parameter's default, for the paired comparison
+    prm = next(q for p in for_game(ctx.game).policies if p.name == t.strategy.split(":")[0]
+               for q in p.params if q.name == t.param)
+    ref = min(t.grid, key=lambda v: abs(v - prm.default))
+    diffs = [paired_difference(series[ref], series[v]) for v in t.grid]
+    frame["diff"] = [d["diff"] for d in diffs]
+    frame["diff_lo"] = [d["ci_low"] for d in diffs]
+    frame["diff_hi"] = [d["ci_high"] for d in diffs]
+    frame["p_value"] = [d["p_value"] for d in diffs]
+    stem = ctx.keep("tuning", frame)
+    best = frame.loc[frame["mean"].idxmax()]
+    unit = ctx.spec.score_unit
+    s.text((t.question + " " if t.question else "")
+           + f"Seat {t.seat} plays {t.strategy} with {t.param} set to each value below; every "
+             f"other seat plays {default}. {n:,} matches per value, the same deals for every "
+             f"value, so differences are paired by match.")
+    edge = (" (the largest value tried)" if best[t.param] == max(t.grid) else
+            " (the smallest value tried)" if best[t.param] == min(t.grid) else "")
+    text = (f"against {default} in the other seats, {t.param} = {best[t.param]:g}{edge} scores "
+            f"most: {W.estimate(best['mean'], best['ci_low'], best['ci_high'], unit=f' {unit} per match')}")
+    if best[t.param] != ref:
+        text += "; " + W.difference("it", best["diff"], best["diff_lo"], best["diff_hi"],
+                                    other=f"the default {t.param} = {ref:g}", unit=unit,
+                                    p=best["p_value"])
+    text += (f", and wins {W.estimate(best['win'], best['win_lo'], best['win_hi'], 100, '% of the matches')}"
+             f" against a fair share of {W.share(1 / ctx.n_seats)}")
+    s.reading(W.sentence(text))
+    shown = pd.DataFrame({t.param: frame["action"],
+                          "mean score [95% CI]": W.intervals(frame["mean"], frame["ci_low"],
+                                                             frame["ci_high"]),
+                          f"vs {t.param} = {ref:g} [95% CI]": W.intervals(
+                              frame["diff"], frame["diff_lo"], frame["diff_hi"], sign=True),
+                          "win share, % [95% CI]": W.intervals(
+                              frame["win"], frame["win_lo"].clip(0, 1), frame["win_hi"].clip(0, 1),
+                              100)})
+    s.add(Table(shown, f"Seat {t.seat}'s result for each {t.param}", stem))
+    s.add(ctx.figure("tuning", lambda ax: F.bid_ev_curve(
+        frame, ax=ax, title=f"Best response: {t.strategy}'s {t.param} against {default}",
+        xlabel=t.param, ylabel=f"mean match score of seat {t.seat} (95% band)"),
+        f"Mean match score of seat {t.seat} for each {t.param} (95% band); the best is ringed",
+        stem))
+    return s
+
+
 def bidev_section(ctx: Context) -> Section:
     s = Section("bidev", "Optimal bids: bid-EV in typical situations")
     situations = ctx.spec.situations(ctx) if ctx.spec.situations else []
@@ -543,17 +617,8 @@ def bidev_section(ctx: Context) -> Section:
         s.add(_h4(sit.title))
         if sit.question:
             s.text(sit.question)
-        best = frame.loc[frame["action"].astype(str) == str(res.best)].iloc[0]
-        text = (f"{res.best} has the highest expected match score, "
-                f"{W.estimate(best['mean'], best['ci_low'], best['ci_high'], unit=' ' + ctx.spec.score_unit)}")
-        others = frame[frame["action"].astype(str) != str(res.best)]
-        if "pass" in set(others["action"].astype(str)) and {"diff_vs_best", "diff_lo", "diff_hi"} <= set(frame.columns):
-            p = others[others["action"].astype(str) == "pass"].iloc[0]
-            text += "; " + W.difference(str(res.best), -p["diff_vs_best"], -p["diff_hi"],
-                                        -p["diff_lo"], other="passing", unit=ctx.spec.score_unit)
-        text += (f"; it is the best candidate in {W.share(res.p_best, 0)} of bootstrap "
-                 f"resamples of the rollouts")
-        s.reading(W.sentence(text))
+        s.reading(W.sentence(_bidev_reading(frame, str(res.best), res.p_best,
+                                            ctx.spec.score_unit)))
         cols = {"action": frame["action"].astype(str),
                 "expected score [95% CI]": [W.interval(r.mean, r.ci_low, r.ci_high)
                                             for r in frame.itertuples()]}
@@ -568,8 +633,42 @@ def bidev_section(ctx: Context) -> Section:
         s.add(Table(pd.DataFrame(cols), f"{sit.title}: candidates", stem))
         s.add(ctx.figure(f"bidev_{k + 1}", lambda ax, f=frame, b=res.best, t=sit.title:
                          F.bid_ev_curve(f, ax=ax, best=b, title=t),
-                         f"{sit.title}: expected match score of each candidate (95% band)", stem))
+                         f"{sit.title}: expected match score of each candidate (95% band of "
+                         f"the mean; the differences between candidates are paired, so much "
+                         f"narrower: see the table)", stem))
     return s
+
+
+def _bidev_reading(frame: pd.DataFrame, best: str, p_best: float, unit: str) -> str:
+    """The best candidate, its margin over passing, how sure that is; or that the
+    candidates tie (identical outcomes in every rollout)."""
+    actions = frame["action"].astype(str)
+    row = frame[actions == best].iloc[0]
+    has_diff = {"diff_vs_best", "diff_lo", "diff_hi"} <= set(frame.columns)
+    if has_diff:
+        same = frame[(frame["diff_vs_best"] == 0) & (frame["diff_lo"] == 0) & (frame["diff_hi"] == 0)]
+        if len(same) == len(frame):
+            return (f"every candidate gives exactly the same match score in every rollout "
+                    f"({W.num(row['mean'], 2)} {unit} on average): nothing called here changes "
+                    f"the outcome")
+        if len(same) > 1:
+            tied = list(same["action"].astype(str))
+            text = (f"{W.join(tied)} tie for the highest expected match score, "
+                    f"{W.estimate(row['mean'], row['ci_low'], row['ci_high'], unit=' ' + unit)}: "
+                    f"they give the same score in every rollout")
+            if "pass" in set(actions) and "pass" not in tied:
+                p = frame[actions == "pass"].iloc[0]
+                text += "; " + W.difference("each", -p["diff_vs_best"], -p["diff_hi"],
+                                            -p["diff_lo"], other="passing", unit=unit)
+            return text
+    text = (f"{best} has the highest expected match score, "
+            f"{W.estimate(row['mean'], row['ci_low'], row['ci_high'], unit=' ' + unit)}")
+    if has_diff and best != "pass" and "pass" in set(actions):
+        p = frame[actions == "pass"].iloc[0]
+        text += "; " + W.difference(best, -p["diff_vs_best"], -p["diff_hi"], -p["diff_lo"],
+                                    other="passing", unit=unit)
+    return text + (f"; it is the best candidate in {W.share(p_best, 0)} of bootstrap resamples "
+                   f"of the rollouts")
 
 
 def _h4(title: str):
@@ -651,7 +750,8 @@ def variants_section(ctx: Context) -> Section:
 GENERIC_BUILDERS: dict[str, Callable[[Context], Section | None]] = {
     "rules": rules_section, "strategies": strategies_section, "equity": equity_section,
     "scores": scores_section, "seats": seats_section, "money": money_section,
-    "prices": prices_section, "contracts": contracts_section, "bidev": bidev_section,
+    "prices": prices_section, "contracts": contracts_section, "tuning": tuning_section,
+    "bidev": bidev_section,
     "variants": variants_section,
 }
 

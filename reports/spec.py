@@ -14,9 +14,9 @@ from dataclasses import field as _field
 from typing import Any
 
 GENERIC_SECTIONS = ("rules", "strategies", "equity", "scores", "seats", "money", "prices",
-                    "contracts", "bidev", "variants")
+                    "contracts", "tuning", "bidev", "variants")
 """Section ids in report order; a section whose data the game lacks leaves itself out
-(money, prices, contracts) or says what is missing (bidev, variants)."""
+(money, prices, contracts, tuning) or says what is missing (bidev, variants)."""
 
 
 @dataclass(frozen=True)
@@ -42,6 +42,20 @@ class Situation:
 
 
 @dataclass(frozen=True)
+class Tuning:
+    """A best-response curve: one seat plays ``strategy`` with ``param`` set to each
+    value of ``grid``, every other seat the default strategy, on the same deals."""
+
+    strategy: str
+    param: str
+    grid: tuple[float, ...]
+    seat: int = 0
+    share: float = 0.1
+    """Matches per grid point, as a share of ``n``."""
+    question: str = ""
+
+
+@dataclass(frozen=True)
 class GameSpec:
     game: str
     n: int = 20_000
@@ -64,6 +78,8 @@ class GameSpec:
     situations: Callable[..., list[Situation]] | None = None
     """``situations(ctx)`` -> bid-EV situations (None: the section says there are none)."""
     rollout_share: float = 0.05
+    tuning: Tuning | None = None
+    """A best-response curve for the ``tuning`` section (None: the section is left out)."""
     sections: tuple[str, ...] = GENERIC_SECTIONS
     extra: Mapping[str, Callable[..., Any]] = _field(default_factory=dict)
     """Game-specific section builders by id (``build(ctx) -> Section | None``), placed

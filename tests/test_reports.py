@@ -97,6 +97,7 @@ def test_report_writes_html_markdown_figures_data_and_provenance(report):
     names = {p.stem for p in report.data}
     assert {"auktsion_equity", "auktsion_money_flow", "auktsion_lot_prices",
             "auktsion_price_vs_value", "auktsion_variants", "auktsion_seat_effect",
+            "auktsion_tuning",
             "fpsb_equity", "fpsb_self_play"} <= names
     prov = json.loads((out / "provenance.json").read_text())
     assert prov["seed"] == 3 and prov["n"] == {"auktsion": N, "fpsb": N}
@@ -141,8 +142,8 @@ def test_markdown_links_its_figures_and_data(report):
 
 def test_every_game_section_is_there(report):
     text = report.html.read_text(encoding="utf-8")
-    for sid in ("rules", "strategies", "equity", "scores", "seats", "money", "prices", "bidev",
-                "variants"):
+    for sid in ("rules", "strategies", "equity", "scores", "seats", "money", "prices", "tuning",
+                "bidev", "variants"):
         assert f'id="auktsion-{sid}"' in text, sid
     for sid in ("rules", "strategies", "equity", "equilibrium"):
         assert f'id="fpsb-{sid}"' in text, sid
@@ -161,6 +162,10 @@ def test_readings_come_from_the_numbers(report):
                       unit=" points per match") in text
     sp = pd.read_parquet(report.out / "data" / "fpsb_self_play.parquet")
     assert f"ends at a = {sp['param_a'].iloc[-1]:.3f}" in text
+    tuning = pd.read_parquet(report.out / "data" / "auktsion_tuning.parquet")
+    best = tuning.loc[tuning["mean"].idxmax()]
+    assert f"aggression = {best['aggression']:g}" in text
+    assert tuning.loc[tuning["aggression"] == 1.0, "diff"].item() == 0.0  # the reference
     flow = pd.read_parquet(report.out / "data" / "auktsion_money_flow.parquet")
     m0 = flow[(flow.deal == 0) & (flow.quantity == "money_start")]["mean"].item()
     assert m0 == pytest.approx((4 * 70 - 130) / 4)
@@ -182,13 +187,18 @@ def test_auktsion_situations_are_consistent_real_states():
 
     ctx = Context(spec_for("auktsion"), n=1024, seed=5)
     sits = situations(ctx)
-    assert [s.title for s in sits] == ["Opening the first lot of the match",
+    assert [s.title for s in sits] == ["The twos, first lot of the match",
                                        "A queen late in the first deal",
                                        "The ace, last lot of the match"]
     for s in sits:
         parsed = situation.parse(ctx.rules, dict(s.state))  # raises if inconsistent
         assert parsed.price == 0 and s.candidates[0] == "pass"
         assert all(int(c) <= parsed.money[parsed.seat] for c in s.candidates[1:])
+        # the seat that holds the most points of the rank is the one asked
+        rank = s.state["lot"]
+        mine = sum({"H": 4, "D": 3, "S": 2, "C": 1}[c[1]] for c in s.state["hand"].split()
+                   if c[0] == rank)
+        assert f"({mine} points)" in s.question
 
 
 def test_bidev_section_from_a_bid_ev_frame(tmp_path, monkeypatch):
