@@ -28,6 +28,10 @@ from reports.style import new_axes
 from sim.errors import BidlabError
 from sim.games import get_game
 
+DETAIL_CAP = 100_000
+"""Most matches of the run that keeps per-deal and per-lot tables in memory (auktsion's
+lot table has 52 rows per match): memory stays bounded however large ``-n`` is."""
+
 METRIC_TITLES = {"score": "match score", "win": "win share, %", "money_spent": "money spent",
                  "bid": "bid", "points": "points"}
 
@@ -75,7 +79,8 @@ class Context:
     def run(self, key: str) -> Simulation:
         """``field``: the strategy field at ``n``; ``default``: the default strategy in
         every seat at ``n`` (the field itself when the field is that); ``table``: the
-        default strategy in every seat with detail tables at ``detail_share`` of ``n``."""
+        default strategy in every seat with detail tables at ``detail_share`` of ``n``
+        (at most ``DETAIL_CAP``)."""
         if key == "default" and not self.field:
             key = "field"
         if key not in self.runs:
@@ -84,7 +89,8 @@ class Context:
             elif key == "default":
                 n, strategies, detail = self.n, None, False
             elif key == "table":
-                n, strategies, detail = self.size(self.spec.detail_share), None, True
+                n = min(self.size(self.spec.detail_share), DETAIL_CAP)
+                strategies, detail = None, True
             else:
                 raise KeyError(key)
             self.status(f"simulating {n:,} matches ({key})")
@@ -419,10 +425,10 @@ def money_section(ctx: Context) -> Section | None:
         dear0 = first_deal.loc[first_deal["mean"].idxmax()]
         lab = "label" if "label" in mbl.columns else "rank"
         s.reading(W.sentence(
-            f"the dearest lot is lot {dear[lab]} of deal {int(dear['deal']) + 1}, "
-            f"{W.estimate(dear['mean'], dear['ci_low'], dear['ci_high'], unit=' coins')} on average"
+            f"the dearest lot is lot {dear[lab]} of deal {int(dear['deal']) + 1}, at "
+            f"{W.estimate(dear['mean'], dear['ci_low'], dear['ci_high'], unit=' coins on average')}"
             + ("" if dear0.name == dear.name else
-               f"; in the first deal the dearest is lot {dear0[lab]}, "
+               f"; in the first deal the dearest is lot {dear0[lab]}, at "
                f"{W.estimate(dear0['mean'], dear0['ci_low'], dear0['ci_high'], unit=' coins')}")))
         s.add(ctx.figure("money_by_lot", lambda ax: F.money_by_lot_lines(mbl, ax=ax),
                          "Coins paid per lot (unsold = 0), one line per deal of the match", lstem))
@@ -492,7 +498,7 @@ def contracts_section(ctx: Context) -> Section | None:
         s = Section("contracts", "Contracts")
         top = made.loc[made["share"].idxmax()]
         s.reading(W.sentence(
-            f"the commonest contract is {_show(top['contract'])} ({W.share(top['share'])} of "
+            f"the commonest contract is {_show(top['contract'])} ({W.share(top['share'])} of all "
             f"contracts), made {W.estimate(top['mean'], top['ci_low'], top['ci_high'], 100, '%')} "
             f"of the time"))
         shown = pd.DataFrame({"contract": made["contract"].map(_show),

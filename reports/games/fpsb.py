@@ -39,8 +39,8 @@ def equilibrium_section(ctx) -> Section:
     s.reading(W.sentence(
         f"self-play from a = {START} ends at a = {final:.3f} after {steps} steps, "
         f"{abs(final - target):.3f} from the theoretical equilibrium (n - 1)/n = {target:.3f} for "
-        f"{players} bidders, and the profile's exploitability falls from {e0:.4f} to "
-        f"{e_last:.4f} points per match"))
+        f"{players} bidders, and the profile's exploitability falls from {e0:.2g} to "
+        f"{e_last:.2g} {ctx.spec.score_unit} per match"))
     shown = pd.DataFrame({
         "iteration": hist["iteration"].astype(str),
         "profile a": hist["param_a"].map(lambda v: f"{v:.4f}"),
