@@ -27,7 +27,7 @@ from numba.core import types
 from numba.extending import intrinsic
 
 from sim.cards import JOKER
-from sim.rng import below
+from sim.rng import below, next_u64
 
 SUIT_BITS = 0x1FFF
 """The 13 bits of one suit, before shifting by ``13 * suit``."""
@@ -250,6 +250,23 @@ def nth_card(mask, i):
 def random_card(rng, mask):
     """A uniformly chosen card of a non-empty ``mask`` (one ``below`` draw)."""
     return nth_card(mask, below(rng, count(mask)))
+
+
+@njit(cache=True, _nrt=False)
+def draw_card(rng, mask):
+    """A uniformly chosen card of a non-empty ``mask``, faster than :func:`random_card`
+    for large masks: 6-bit chunks of a 64-bit draw, the first that names a card of the
+    mask wins (fewer than 16 cards: one ``below`` draw, as ``random_card``)."""
+    k = count(mask)
+    if k < 16:
+        return nth_card(mask, below(rng, k))
+    while True:
+        x = next_u64(rng)
+        for _ in range(10):
+            c = np.int64(x & np.uint64(63))
+            if (mask >> c) & 1:
+                return c
+            x = x >> np.uint64(6)
 
 
 @njit(cache=True, _nrt=False)

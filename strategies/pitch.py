@@ -68,18 +68,23 @@ POLICIES = (
            STRENGTH_PARAMS),
     Policy("random", "play", RANDOM_PLAY, "a uniformly random legal card"),
     Policy("greedy", "play", GREEDY,
-           "a card player's rules of thumb: as pitcher, names its best suit and leads trumps "
-           "while opponents may hold some; leads a sure winner, else its cheapest card; "
+           "a card player's rules of thumb: as pitcher, names its best suit with its top "
+           "card (or its lowest below a queen); leads its top trump to draw trumps while "
+           "that is a sure winner, side aces once trumps are out, else its cheapest card; "
            "wins a trick that holds points with its lowest sure winner (or, if the trick is "
            "worth risk, with its highest winner); otherwise throws its cheapest card, "
            "keeping tens, the jack, the joker and trumps", GREEDY_PARAMS),
     Policy("pimc", "play", PIMC,
            "perfect-information Monte Carlo: deals the unseen cards at random consistent "
            "with what is known (cards left, voids shown by play), plays each legal card "
-           "out with greedy for everyone, and picks the card with the best mean of own "
-           "deal score minus the opponents' mean", (
+           "out with greedy for everyone on each deal, and picks the card with the best "
+           "mean of own deal score minus the opponents' mean; cards that clearly trail "
+           "stop being played out (race)", (
                Param("samples", 32, 1, 4096, "random deals of the unseen cards per "
                      "decision (each legal card is played out on every one)", integer=True),
+               Param("race", 2.0, 0.0, 10.0, "0: play every card out on every sample; z > 0: "
+                     "after every 8 samples stop playing out a card that trails the leading "
+                     "card by z standard errors of their paired difference"),
            )),
 )
 
@@ -358,14 +363,21 @@ W_OWNERS = W_WON + O.MAX_PLAYERS   # the deal's points (core.N_POINTS)
 W_POINTS = W_OWNERS + 8
 W_DELTA = W_POINTS + O.MAX_PLAYERS
 W_ORDER = W_DELTA + O.MAX_PLAYERS  # seats in the order they are dealt to
-WORK_SIZE = W_ORDER + O.MAX_PLAYERS
+W_ALLOWED = W_ORDER + O.MAX_PLAYERS  # cards each seat may hold (no shown void)
+W_ROOM = W_ALLOWED + O.MAX_PLAYERS   # ... how many more than it holds
+W_ALIVE = W_ROOM + O.MAX_PLAYERS     # 1 while a candidate is still played out
+W_U = W_ALIVE + 8                    # each candidate's result on the current sample
+W_S1 = W_U + 8                       # 8 x 8: sums of paired differences u_i - u_j
+W_S2 = W_S1 + 64                     # ... and of their squares
+WORK_SIZE = W_S2 + 64
 
 
 @njit(cache=True, _nrt=False)
 def _sample(o, rng, work):
     """Deal the cards unseen by the asking seat to the other seats, uniformly at random
     among those each seat may hold (not a suit it has shown it lacks), most constrained
-    seat first. Returns False if that fails (the caller retries or relaxes)."""
+    seat first (fewest spare cards; ties in seat order). Returns False if that fails
+    (the caller retries or relaxes)."""
     n = o[O.PLAYERS]
     me = o[O.SEAT]
     trump = o[O.TRUMP]
@@ -374,27 +386,28 @@ def _sample(o, rng, work):
     for s in range(n):
         if s == me:
             continue
-        # insertion by how many cards the seat may hold, fewest first
-        room = T.count(pool & ~T.void_cards(o[O.VOIDS + s], trump)) - o[O.LEFT + s]
-        j = k
-        while j > 0:
-            t = work[W_ORDER + j - 1]
-            if T.count(pool & ~T.void_cards(o[O.VOIDS + t], trump)) - o[O.LEFT + t] <= room:
-                break
-            work[W_ORDER + j] = t
+        allowed = pool
+        if o[O.VOIDS + s] != 0:
+            allowed = pool & ~T.void_cards(o[O.VOIDS + s], trump)
+        work[W_ALLOWED + s] = allowed
+        room = T.count(allowed) - o[O.LEFT + s]
+        work[W_ROOM + s] = room
+        j = k                                   # insertion by room, fewest first
+        while j > 0 and work[W_ROOM + work[W_ORDER + j - 1]] > room:
+            work[W_ORDER + j] = work[W_ORDER + j - 1]
             j -= 1
         work[W_ORDER + j] = s
         k += 1
     work[W_HANDS + me] = o[O.HAND]
     for i in range(k):
         s = work[W_ORDER + i]
-        allowed = pool & ~T.void_cards(o[O.VOIDS + s], trump)
+        allowed = work[W_ALLOWED + s] & pool
         need = o[O.LEFT + s]
         if T.count(allowed) < need:
             return False
         hand = np.int64(0)
         for _ in range(need):
-            c = T.random_card(rng, allowed)
+            c = T.draw_card(rng, allowed)
             b = np.int64(1) << c
             hand |= b
             allowed &= ~b
@@ -415,11 +428,39 @@ def _sample_relaxed(o, rng, work):
             continue
         hand = np.int64(0)
         for _ in range(o[O.LEFT + s]):
-            c = T.random_card(rng, pool)
+            c = T.draw_card(rng, pool)
             b = np.int64(1) << c
             hand |= b
             pool &= ~b
         work[W_HANDS + s] = hand
+
+
+@njit(cache=True, _nrt=False)
+def _decided(work, n, trump, unplayed, jack_joker, low_captured):
+    """After a trick of a playout: can the rest of the deal still change who scores?
+    No, once the jack and the joker in play are won, the low trump too when low goes to
+    whoever wins it, and the game leader is ahead by more than the card points left.
+    Then scoring the won cards now gives the deal's final points exactly."""
+    if jack_joker & unplayed:
+        return False
+    if low_captured:
+        low = T.lowest(work[W_DEALT] & T.suit_cards(trump))
+        for s in range(1, n):
+            c = T.lowest(work[W_DEALT + s] & T.suit_cards(trump))
+            if c >= 0 and (low < 0 or c < low):
+                low = c
+        if low >= 0 and unplayed & (np.int64(1) << low):
+            return False
+    first = np.int64(-1)
+    second = np.int64(-1)
+    for s in range(n):
+        g = C.game_count(work[W_WON + s])
+        if g > first:
+            second = first
+            first = g
+        elif g > second:
+            second = g
+    return first > second + C.game_count(unplayed)
 
 
 @njit(cache=True, _nrt=False)
@@ -450,9 +491,13 @@ def _playout(o, work, first):
         trick |= np.int64(1) << c
         if c == best:
             best_pos = i
+    # the jack of trumps and the joker, where they are in play (trump may not be known yet)
+    jack_joker = np.int64(-1)
     card = first
     while True:
-        seat = (leader + k) % n
+        seat = leader + k
+        if seat >= n:
+            seat -= n
         if card < 0:
             hand = work[W_PLAY + seat]
             card = greedy_card(hand, C.legal(hand, led, trump), trump, led, best, trick,
@@ -465,6 +510,12 @@ def _playout(o, work, first):
         if k == 0:
             if trump < 0:
                 trump = C.trump_of_lead(card)
+            if jack_joker < 0:
+                in_play = np.int64(0)
+                for s in range(n):
+                    in_play |= work[W_DEALT + s]
+                jack_joker = in_play & ((np.int64(1) << (trump * 13 + C.JACK_RANK))
+                                        | np.int64(T.JOKER_BIT))
             led = T.effective_suit(card, trump)
             best = card
             best_pos = 0
@@ -474,10 +525,12 @@ def _playout(o, work, first):
         k += 1
         card = -1
         if k == n:
-            winner = (leader + best_pos) % n
+            winner = leader + best_pos
+            if winner >= n:
+                winner -= n
             work[W_WON + winner] |= trick
             trick_no += 1
-            if trick_no == 6:
+            if trick_no == 6 or _decided(work, n, trump, deck & ~played, jack_joker, low_captured):
                 break
             leader = winner
             k = 0
@@ -497,8 +550,9 @@ def _playout(o, work, first):
 @njit(cache=True, _nrt=False)
 def _candidates(o, work):
     """The legal cards worth trying, into ``work[W_CAND..]``; returns how many. Of two
-    pointless cards (2..9, not trumps when low is captured) of one suit with no unseen
-    card between them, only the lower is tried: they play the same."""
+    pointless cards (2..9; not trumps when low is captured) of one suit with no unseen
+    card between them, only the lower is tried: they play the same (as the first lead
+    too: either names the same trump)."""
     legal = o[O.LEGAL]
     trump = o[O.TRUMP]
     unseen = o[O.DECK] & ~o[O.PLAYED] & ~o[O.HAND]
@@ -508,8 +562,8 @@ def _candidates(o, work):
     while m != 0:
         c = T.lowest(m)
         m &= m - 1
-        plain = (trump >= 0 and c != 52 and c % 13 <= 7
-                 and not (o[O.LOW_CAPTURED] != 0 and c // 13 == trump))
+        plain = (c != 52 and c % 13 <= 7 and not (
+            o[O.LOW_CAPTURED] != 0 and (trump < 0 or c // 13 == trump)))
         if plain and prev >= 0 and prev // 13 == c // 13:
             between = unseen & ((np.int64(1) << c) - (np.int64(2) << prev))
             if between == 0:
@@ -522,6 +576,31 @@ def _candidates(o, work):
 
 
 @njit(cache=True, _nrt=False)
+def _race(work, k, t, z):
+    """After ``t`` samples: stop playing out every candidate whose paired difference
+    from the leader (the best total so far) is below zero with confidence: its mean
+    plus ``z`` standard errors is still negative. Returns how many remain."""
+    lead = -1
+    for i in range(k):
+        if work[W_ALIVE + i] and (lead < 0 or work[W_TOTAL + i] > work[W_TOTAL + lead]):
+            lead = i
+    alive = 0
+    for i in range(k):
+        if not work[W_ALIVE + i]:
+            continue
+        if i != lead:
+            s1 = work[W_S1 + 8 * i + lead]
+            s2 = work[W_S2 + 8 * i + lead]
+            mean = s1 / t
+            var = (s2 - s1 * mean) / (t - 1)
+            if mean + z * np.sqrt(max(var, 0.0) / t) < 0.0:
+                work[W_ALIVE + i] = 0
+                continue
+        alive += 1
+    return alive
+
+
+@njit(cache=True, _nrt=False)
 def pimc_card(o, p, rng, work):
     n = o[O.PLAYERS]
     k = _candidates(o, work)
@@ -529,7 +608,13 @@ def pimc_card(o, p, rng, work):
         return work[W_CAND]
     for i in range(k):
         work[W_TOTAL + i] = 0
-    for _ in range(np.int64(p[0])):
+        work[W_ALIVE + i] = 1
+        for j in range(k):
+            work[W_S1 + 8 * i + j] = 0
+            work[W_S2 + 8 * i + j] = 0
+    samples = np.int64(p[0])
+    z = p[1]
+    for t in range(1, samples + 1):
         ok = False
         for _try in range(8):
             if _sample(o, rng, work):
@@ -540,10 +625,23 @@ def pimc_card(o, p, rng, work):
         for s in range(n):
             work[W_DEALT + s] = work[W_HANDS + s] | o[O.PLAYED_BY + s]
         for i in range(k):
-            work[W_TOTAL + i] += _playout(o, work, work[W_CAND + i])
-    best = 0
-    for i in range(1, k):
-        if work[W_TOTAL + i] > work[W_TOTAL + best]:
+            if work[W_ALIVE + i]:
+                u = _playout(o, work, work[W_CAND + i])
+                work[W_U + i] = u
+                work[W_TOTAL + i] += u
+        if z > 0.0:
+            for i in range(k):
+                if work[W_ALIVE + i]:
+                    for j in range(k):
+                        if work[W_ALIVE + j]:
+                            d = work[W_U + i] - work[W_U + j]
+                            work[W_S1 + 8 * i + j] += d
+                            work[W_S2 + 8 * i + j] += d * d
+            if t % 8 == 0 and t < samples and _race(work, k, t, z) == 1:
+                break
+    best = -1
+    for i in range(k):
+        if work[W_ALIVE + i] and (best < 0 or work[W_TOTAL + i] > work[W_TOTAL + best]):
             best = i
     return work[W_CAND + best]
 

@@ -56,9 +56,13 @@ def test_kernel_and_reference_play_the_same_games(overrides):
             assert kernel == ref.play(rules, sa, 5, index), (specs, index)
 
 
-def test_pimc_in_the_kernel_and_the_reference_agree():
-    rules = GAME.make_rules({"players": 3, "joker": True})
-    sa, pol = assignment(rules, ["all=strength+pimc:samples=4"])
+@pytest.mark.parametrize("players, spec", [(3, "strength+pimc:samples=4"),
+                                           (2, "strength+pimc:samples=24"),
+                                           (4, "strength+pimc:samples=17,race=1")])
+def test_pimc_in_the_kernel_and_the_reference_agree(players, spec):
+    """Sampling, playouts and (with 16 samples or more) racing agree to the card."""
+    rules = GAME.make_rules({"players": players, "joker": True, "max_deals": 3})
+    sa, pol = assignment(rules, [f"all={spec}"])
     for index in range(2):
         assert GAME.trace(rules, pol, sa.labels, 8, index) == ref.play(rules, sa, 8, index)
 

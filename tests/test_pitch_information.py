@@ -36,7 +36,7 @@ def observer(seen: list):
 
     def play(o, params, rng):
         seen.append(("play", o))
-        return ref._pimc(o, (4.0,), rng)
+        return ref._pimc(o, (4.0, 2.0), rng)
     return (ref.PythonPolicy(bid, "bid"), ref.PythonPolicy(play, "play"))
 
 

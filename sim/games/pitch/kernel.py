@@ -5,7 +5,7 @@ the only entry point the runner uses. ``play_match`` plays one game (deals until
 someone reaches the target, or ``max_deals``) and, when asked, fills a per-deal table
 and logs every bid and card for the trace.
 
-This module imports the policy dispatchers from ``strategies.pitch``: the one place
+This module imports the policy dispatchers of ``strategies.pitch``: the one place
 where ``sim`` reaches into ``strategies``, because numba must inline the policies into
 the match loop (see ``sim/__init__.py`` for the cache key that keeps this honest).
 
@@ -29,7 +29,11 @@ from sim.games.pitch.rules import (HAND, MAX_PLAYERS, R_DEALER_HOLD, R_FIRST_DEA
                                    R_LOW_CAPTURED, R_MAX_DEALS, R_MIN_BID, R_PLAYERS, R_SMUDGE,
                                    R_STUCK, R_TARGET, R_TIE_PITCHER)
 from sim.rng import DEAL_STREAM, below, seed_stream
-from strategies.pitch import HOLD, PASS, WORK_SIZE, bid, play
+# A module import, resolved by numba when it compiles: importing ``strategies.pitch``
+# first (it imports this package) then works too, and no name is needed before then.
+from strategies import pitch as SP  # noqa: E402
+
+PASS, HOLD = O.PASS, O.HOLD
 
 # Error codes written to ``err[m, ERR_CODE]``.
 OK, ILLEGAL_BID, ILLEGAL_CARD, TRACE_OVERFLOW = 0, 1, 2, 3
@@ -178,7 +182,7 @@ def _keep_rng(o, rng, rngs, s):
 @njit(cache=True, _nrt=False)
 def _ask_bid(pid, o, p, rng, si, params, rngs, s):
     _show(o, p, rng, si, params, rngs, s)
-    b = bid(pid, o, p, rng)
+    b = SP.bid(pid, o, p, rng)
     _keep_rng(o, rng, rngs, s)
     return b
 
@@ -187,7 +191,7 @@ def _ask_bid(pid, o, p, rng, si, params, rngs, s):
 def _ask_card(pid, o, p, rng, work, si, params, rngs, s, legal):
     _show(o, p, rng, si, params, rngs, s)
     o[O.LEGAL] = legal
-    c = play(pid, o, p, rng, work)
+    c = SP.play(pid, o, p, rng, work)
     _keep_rng(o, rng, rngs, s)
     return c
 
@@ -406,7 +410,7 @@ def new_scratch(n_params):
             np.zeros(max(1, n_params), dtype=np.float64),
             np.zeros(4, dtype=np.uint64),
             np.zeros((MAX_PLAYERS + 1, 4), dtype=np.uint64),
-            np.zeros(WORK_SIZE, dtype=np.int64),
+            np.zeros(SP.WORK_SIZE, dtype=np.int64),
             np.zeros(I_SIZE, dtype=np.int64))
 
 

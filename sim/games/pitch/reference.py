@@ -184,6 +184,19 @@ def random_card(rng: Stream, mask: int) -> int:
     return nth_card(mask, rng.below(count(mask)))
 
 
+def draw_card(rng: Stream, mask: int) -> int:
+    k = count(mask)
+    if k < 16:
+        return nth_card(mask, rng.below(k))
+    while True:
+        x = rng.next_u64()
+        for _ in range(10):
+            c = x & 63
+            if mask >> c & 1:
+                return c
+            x >>= 6
+
+
 def game_count(m: int) -> int:
     """P13: card points of a set of cards."""
     total = 0
@@ -513,7 +526,7 @@ def _sample(o: list[int], rng: Stream) -> list[int] | None:
             return None
         hand = 0
         for _ in range(need):
-            c = random_card(rng, allowed)
+            c = draw_card(rng, allowed)
             hand |= 1 << c
             allowed &= ~(1 << c)
         pool &= ~hand
@@ -531,7 +544,7 @@ def _sample_relaxed(o: list[int], rng: Stream) -> list[int]:
             continue
         hand = 0
         for _ in range(o[O.LEFT + s]):
-            c = random_card(rng, pool)
+            c = draw_card(rng, pool)
             hand |= 1 << c
             pool &= ~(1 << c)
         hands[s] = hand
@@ -597,8 +610,8 @@ def _candidates(o: list[int]) -> list[int]:
     while m:
         c = lowest(m)
         m &= m - 1
-        plain = (trump >= 0 and c != JOKER and c % 13 <= 7
-                 and not (o[O.LOW_CAPTURED] != 0 and c // 13 == trump))
+        plain = (c != JOKER and c % 13 <= 7 and not (
+            o[O.LOW_CAPTURED] != 0 and (trump < 0 or c // 13 == trump)))
         if plain and prev >= 0 and prev // 13 == c // 13:
             if unseen & ((1 << c) - (2 << prev)) == 0:
                 prev = c
@@ -608,13 +621,40 @@ def _candidates(o: list[int]) -> list[int]:
     return out
 
 
+def _race(alive: list[bool], totals: list[int], s1: list[list[int]], s2: list[list[int]],
+          t: int, z: float) -> int:
+    lead = -1
+    for i in range(len(alive)):
+        if alive[i] and (lead < 0 or totals[i] > totals[lead]):
+            lead = i
+    count_alive = 0
+    for i in range(len(alive)):
+        if not alive[i]:
+            continue
+        if i != lead:
+            a, b = s1[i][lead], s2[i][lead]
+            mean = a / t
+            var = (b - a * mean) / (t - 1)
+            if mean + z * math.sqrt(max(var, 0.0) / t) < 0.0:
+                alive[i] = False
+                continue
+        count_alive += 1
+    return count_alive
+
+
 def _pimc(o, p, rng) -> int:
     n = o[O.PLAYERS]
     cands = _candidates(o)
-    if len(cands) == 1:
+    k = len(cands)
+    if k == 1:
         return cands[0]
-    totals = [0] * len(cands)
-    for _ in range(int(p[0])):
+    totals = [0] * k
+    alive = [True] * k
+    s1 = [[0] * k for _ in range(k)]
+    s2 = [[0] * k for _ in range(k)]
+    samples, z = int(p[0]), p[1]
+    u = [0] * k
+    for t in range(1, samples + 1):
         hands = None
         for _try in range(8):
             hands = _sample(o, rng)
@@ -624,10 +664,22 @@ def _pimc(o, p, rng) -> int:
             hands = _sample_relaxed(o, rng)
         dealt = [hands[s] | o[O.PLAYED_BY + s] for s in range(n)]
         for i, c in enumerate(cands):
-            totals[i] += _playout(o, hands, dealt, c)
-    best = 0
-    for i in range(1, len(cands)):
-        if totals[i] > totals[best]:
+            if alive[i]:
+                u[i] = _playout(o, hands, dealt, c)
+                totals[i] += u[i]
+        if z > 0.0:
+            for i in range(k):
+                if alive[i]:
+                    for j in range(k):
+                        if alive[j]:
+                            d = u[i] - u[j]
+                            s1[i][j] += d
+                            s2[i][j] += d * d
+            if t % 8 == 0 and t < samples and _race(alive, totals, s1, s2, t, z) == 1:
+                break
+    best = -1
+    for i in range(k):
+        if alive[i] and (best < 0 or totals[i] > totals[best]):
             best = i
     return cands[best]
 
