@@ -35,15 +35,21 @@ def rule_keys(game: str) -> pd.DataFrame:
 def policies(game: str) -> pd.DataFrame:
     """The policies of ``game`` with their parameters (default, bounds, meaning)."""
     gs = strategies_.for_game(game)
+    default = {(p.decision, p.name) for p, _ in gs.parse(gs.default).choices}
     rows = []
     for p in gs.policies:
+        mark = " [default]" if (p.decision, p.name) in default else ""
         rows.append({"decision": p.decision, "policy": p.name, "param": "", "default": "",
-                     "range": "", "meaning": p.doc + (" [default]" if p.name == gs.default else "")})
+                     "range": "", "meaning": p.doc + mark})
         for prm in p.params:
             rows.append({"decision": "", "policy": "", "param": prm.name,
                          "default": _show(prm.default),
                          "range": f"{_show(prm.lo)}..{_show(prm.hi)}" + (" int" if prm.integer else ""),
                          "meaning": prm.doc})
+    for name, spec in gs.bundles.items():  # named strategies: one policy per decision
+        rows.append({"decision": "bundle", "policy": name, "param": "", "default": "",
+                     "range": "", "meaning": f"= {spec}" + (" [default]" if name == gs.default
+                                                           else "")})
     return pd.DataFrame(rows)
 
 

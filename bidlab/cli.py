@@ -214,7 +214,12 @@ def cmd_games(args) -> None:
 def cmd_policies(args) -> None:
     from bidlab import api
     print(f"{args.game}: policies (use as --strategy SEAT=NAME:param=value,...)")
-    for row in api.policies(args.game).itertuples():
+    frame = api.policies(args.game)
+    decisions = [d for d in dict.fromkeys(frame["decision"]) if d and d != "bundle"]
+    if len(decisions) > 1:
+        print(f"a strategy names one policy per decision, joined by '+' ({' + '.join(decisions)}), "
+              f"or a bundle; parameters follow ':', e.g. --strategy 0=NAME+NAME:param=value")
+    for row in frame.itertuples():
         if row.policy:
             print(f"\n{row.decision}: {row.policy}")
             print(textwrap.fill(row.meaning, 96, initial_indent="    ", subsequent_indent="    "))

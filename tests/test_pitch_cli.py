@@ -29,7 +29,9 @@ def test_policies_lists_both_decisions(capsys):
     code, out, _ = run(capsys, "policies", "pitch")
     assert code == 0
     for text in ("bid: passive", "bid: random", "bid: strength", "play: random", "play: greedy",
-                 "play: pimc", "samples = 32  (1..4096 int)", "aggression = 1  (0..3)"):
+                 "play: pimc", "samples = 32  (1..4096 int)", "aggression = 1  (0..3)",
+                 "bundle: expert", "= strength+pimc", "= strength+greedy [default]",
+                 "one policy per decision"):
         assert text in out, text
 
 

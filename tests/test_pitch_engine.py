@@ -111,6 +111,18 @@ def test_invariants_over_many_games(overrides):
             == deals.groupby("match")["deal"].max().values + 1).all()
 
 
+def test_trace_is_the_game_simulate_played():
+    """``bidlab trace --seed S --index I`` shows game I of ``simulate --seed S``."""
+    specs = ["all=basic", "2=expert:samples=4"]
+    run = bidlab.simulate("pitch", 1100, seed=12, strategies=specs)
+    for index in (0, 1030):
+        t = bidlab.trace("pitch", seed=12, index=index, strategies=specs)
+        rows = run.seats[run.seats["match"] == index]
+        assert rows["score"].tolist() == t["scores"]
+        assert rows["deals"].iloc[0] == t["deals_played"]
+        assert rows["win"].tolist() == [1.0 if s == t["winner"] else 0.0 for s in range(4)]
+
+
 def test_every_card_dealt_is_played_once_in_six_tricks():
     rules = GAME.make_rules({"joker": True})
     sa, pol = assignment(rules, ["all=novice", "2=expert:samples=2"])
