@@ -7,7 +7,8 @@ play the rest of the match. Rollout ``r`` uses the same hidden cards and the sam
 random streams for every candidate (common random numbers), so differences between
 candidates are measured on identical futures: the intervals of the differences are
 much narrower than those of the means. ``p_best`` is the share of paired bootstrap
-resamples of the rollouts in which the candidate has the highest mean.
+resamples of the rollouts in which the candidate has the highest mean (candidates tied
+for the highest share the resample).
 """
 
 from __future__ import annotations
@@ -55,8 +56,9 @@ def summarize(actions: list[str], score: np.ndarray, win: np.ndarray, seed: int 
     r = score.shape[0]
     wins = np.zeros(len(actions))
     for _ in range(bootstrap):
-        idx = rng.integers(0, r, r)
-        wins[np.argmax(score[idx].mean(axis=0))] += 1
+        m = score[rng.integers(0, r, r)].mean(axis=0)
+        top = m == m.max()
+        wins[top] += 1.0 / top.sum()  # candidates tied for best share the resample
     p_best = wins / bootstrap
     for c, action in enumerate(actions):
         mean, lo, hi = mean_ci(score[:, c])

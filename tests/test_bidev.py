@@ -114,3 +114,11 @@ def test_sampled_hands_respect_face_up_cards_and_hand_sizes():
         assert (value[1] == mine).all()
         heart_two_holders |= {t for t in (0, 3) if value[t, 0] == 4}
     assert heart_two_holders == {0, 3}  # the unseen 2H goes to either eligible seat
+
+
+def test_tied_candidates_share_the_probability_of_being_best():
+    base = np.random.default_rng(0).normal(size=(500, 1))
+    frame, best, p = summarize(["pass", "bid 1", "bid 9"], np.hstack([base, base, base - 1]),
+                               np.zeros((500, 3)))
+    assert best == "pass" and p == pytest.approx(0.5)
+    assert frame["p_best"].tolist() == pytest.approx([0.5, 0.5, 0.0])
