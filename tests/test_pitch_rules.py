@@ -79,10 +79,6 @@ def hand_built(rules, hands, seats, index=0):
     return t
 
 
-def all_deals(t):
-    return [d for d in t["deals"]]
-
-
 # -- P1: the deal --------------------------------------------------------------------------
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5, 6, 7])
@@ -112,8 +108,9 @@ def test_P1_P5_dealer_rotates_and_a_redeal_counts_as_a_deal(players, first):
     assert all(d["pitcher"] is None and d["tricks"] == [] and d["trump"] is None
                for d in t["deals"])
     assert t["deals_played"] == 9 and t["winner"] is None
-    seats = GAME.run_chunk(GAME.make_rules({"players": players, "max_deals": 9}),
-                           _policies(["all=sheep"], players), ("sheep",) * players, 1, 0, 5)["seats"]
+    rules = GAME.make_rules({"players": players, "max_deals": 9})
+    seats = GAME.run_chunk(rules, _policies(["all=sheep"], players), ("sheep",) * players,
+                           1, 0, 5)["seats"]
     assert np.allclose(seats["win"], 1 / players) and (seats["deals"] == 9).all()
 
 

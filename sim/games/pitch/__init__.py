@@ -20,9 +20,9 @@ GAME = Game(
     tables={
         "seats": "one row per game and seat: final score, win share, points won, deals in "
                  "the game, contracts pitched/made/set (in all and by contract 1..4)",
-        "deals": "one row per game, deal and seat: dealer, pitcher, contract, made, hold, "
-                 "stuck, trump, which of high/low/jack/joker/game this seat won, deal score, "
-                 "score after",
+        "deals": "one row per game, deal and seat: dealer, pitcher, contract, made (null on "
+                 "a redeal), hold, stuck, trump (0..3 = C, D, H, S), which of high/low/jack/"
+                 "joker/game this seat won, deal score, score after",
     },
     summary_metrics=("score", "win"),
     match_metrics=(("deals", "mean deals per game (redeals included)"),),

@@ -106,11 +106,13 @@ class _Referee:
         seen: dict[str, int] = {}
         for seat, hand in enumerate(hands):
             if not isinstance(hand, list) or len(hand) != 6:
-                raise self.fail(f"{where}, seat {seat}", f"a hand holds 6 cards (P1), got {hand!r}")
+                raise self.fail(f"{where}, seat {seat}",
+                                f"a hand holds 6 cards (P1), got {hand!r}")
             for card in hand:
                 if card not in self.deck:
                     raise self.fail(f"{where}, seat {seat}",
-                                    f"{card!r} is not a card of the {len(self.deck)}-card deck (P1)")
+                                    f"{card!r} is not a card of the {len(self.deck)}-card "
+                                    f"deck (P1)")
                 if card in seen:
                     raise self.fail(f"{where}, seat {seat}",
                                     f"card {card} is dealt twice (also to seat {seen[card]}) (P1)")
@@ -122,14 +124,16 @@ class _Referee:
         n, rules = self.n, self.rules
         bids = self.field(deal, "bids", where)
         if not isinstance(bids, list) or len(bids) != n:
-            raise self.fail(where, f"bids must hold one call per seat ({n}), each speaks once (P2)")
+            raise self.fail(where, f"bids must hold one call per seat ({n}): each speaks once "
+                                   f"(P2)")
         high, bidder = 0, None
         for k, call in enumerate(bids):
             seat = (dealer + 1 + k) % n
             cw = f"{where}, call {k}, seat {seat}"
             if not isinstance(call, dict) or call.get("seat") != seat or "bid" not in call:
                 raise self.fail(cw, f"expected {{'seat': {seat}, 'bid': ...}}: seats speak in "
-                                    f"order from the one after the dealer {dealer} (P2), got {call!r}")
+                                    f"order from the one after the dealer {dealer} (P2), "
+                                    f"got {call!r}")
             b = call["bid"]
             self.calls_checked += 1
             if call.get("hold"):
@@ -148,7 +152,8 @@ class _Referee:
             if b is None:
                 continue
             if not _is_int(b) or not rules["min_bid"] <= b <= 4:
-                raise self.fail(cw, f"bid {b!r} is not allowed: a bid is {rules['min_bid']}..4 (P2)")
+                raise self.fail(cw, f"bid {b!r} is not allowed: a bid is "
+                                    f"{rules['min_bid']}..4 (P2)")
             if b <= high:
                 raise self.fail(cw, f"bid {b} does not exceed the highest bid {high} (P2)")
             high, bidder = b, seat
@@ -308,11 +313,13 @@ class _Referee:
                                            f"makes it {trump} (P6)")
                 points = self.deal_points(hands, won, trump, pitcher)
                 got = self.field(deal, "points", where)
+                if not isinstance(got, dict):
+                    raise self.fail(where, f"points must be an object {{name: seat}}, got {got!r}")
                 for name in POINTS:
-                    if not isinstance(got, dict) or got.get(name) != points[name]:
-                        raise self.fail(where, f"{name} point to {got.get(name) if isinstance(got, dict) else got!r}, "
-                                               f"expected {points[name]!r} "
-                                               f"(P{9 + POINTS.index(name) if name != 'game' else 13})")
+                    if got.get(name) != points[name]:
+                        rule = {"high": 9, "low": 10, "jack": 11, "joker": 12, "game": 13}[name]
+                        raise self.fail(where, f"{name} point to {got.get(name)!r}, expected "
+                                               f"{points[name]!r} (P{rule})")
                 won_points = [sum(1 for v in points.values() if v == s) for s in range(n)]
                 delta = list(won_points)                                   # P14
                 made = won_points[pitcher] >= contract
@@ -320,12 +327,15 @@ class _Referee:
                     delta[pitcher] = -contract
                 if "made" in deal and deal["made"] is not made:
                     raise self.fail(where, f"made is {deal['made']!r}: the pitcher won "
-                                           f"{won_points[pitcher]} points on a contract of {contract} (P14)")
+                                           f"{won_points[pitcher]} points on a contract of "
+                                           f"{contract} (P14)")
             if self.field(deal, "deal_scores", where) != delta:
-                raise self.fail(where, f"deal_scores {deal['deal_scores']!r}, expected {delta} (P14)")
+                raise self.fail(where, f"deal_scores {deal['deal_scores']!r}, expected {delta} "
+                                       f"(P14)")
             scores = [a + b for a, b in zip(scores, delta)]
             if self.field(deal, "scores_after", where) != scores:
-                raise self.fail(where, f"scores_after {deal['scores_after']!r}, expected {scores}")
+                raise self.fail(where, f"scores_after {deal['scores_after']!r}, expected "
+                                       f"{scores}")
             if points is not None:
                 winner = self.game_winner(before, scores, points, pitcher, contract, made)
         if winner is None and len(deals) != rules["max_deals"]:

@@ -739,7 +739,8 @@ def _seat(spec: Any) -> _Seat:
             part = game.parse(part)
         if isinstance(part, PythonPolicy):
             if part.decision not in halves:
-                raise StrategyError(f"PythonPolicy decision {part.decision!r}: give 'bid' or 'play'")
+                raise StrategyError(f"PythonPolicy decision {part.decision!r}: give 'bid' or "
+                                    f"'play'")
             halves[part.decision] = (part.func, tuple(float(x) for x in part.params), part.label)
             copy = True
         elif hasattr(part, "policy") and hasattr(part, "label"):  # a strategies.base.Strategy
