@@ -173,9 +173,9 @@ class GameSummary:
                     resid = max(0.0, sxx - 2 * r * sxy + r * r * syy)
                     half = t * math.sqrt(resid * n / (n - 1)) / sy
                     lo, hi = r - half, r + half
-                    if 0 <= sx <= sy:  # a proportion: never narrower than Wilson's interval
-                        wlo, whi = wilson_interval(sx, sy)
-                        lo, hi = min(lo, wlo), max(hi, whi)
+                    if 0 <= sx <= sy:  # a proportion: never narrower than Wilson's
+                        wlo, whi = wilson_interval(sx, sy)   # interval, and within 0..1
+                        lo, hi = max(0.0, min(lo, wlo)), min(1.0, max(hi, whi))
                 rows.append({"metric": title, "by": "all" if g == "all" else "strategy",
                              "name": g, "matches": n, "count": int(sy), "value": r,
                              "lo": lo, "hi": hi})

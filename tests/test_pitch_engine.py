@@ -178,6 +178,7 @@ def test_game_summary_deals_per_game_and_made_rates():
     assert row["value"] == pytest.approx(seats["made"].sum() / seats["pitched"].sum())
     assert row["lo"] < row["value"] < row["hi"] and row["count"] == seats["pitched"].sum()
     assert ((rates["lo"] <= rates["value"]) | rates["value"].isna()).all()
+    assert ((rates["lo"] >= 0) & (rates["hi"] <= 1) | rates["value"].isna()).all()
 
 
 def test_fixed_hands_are_dealt_and_the_rest_at_random():
