@@ -53,9 +53,9 @@ def seed_stream(state, seed, index, stream):
 
 
 @njit(cache=True, _nrt=False)
-def next_u64(state):
-    """Next 64 random bits (xoshiro256**)."""
-    s0, s1, s2, s3 = state[0], state[1], state[2], state[3]
+def _step(s0, s1, s2, s3):
+    """One xoshiro256** step on a state held in local variables (so that loops keep it
+    in registers): (64 random bits, new state)."""
     result = _rotl(s1 * np.uint64(5), 7) * np.uint64(9)
     t = s1 << np.uint64(17)
     s2 ^= s0
@@ -64,22 +64,39 @@ def next_u64(state):
     s0 ^= s3
     s2 ^= t
     s3 = _rotl(s3, 45)
-    state[0], state[1], state[2], state[3] = s0, s1, s2, s3
+    return result, s0, s1, s2, s3
+
+
+@njit(cache=True, _nrt=False)
+def _below(n, s0, s1, s2, s3):
+    """``below`` on a state in local variables: (draw, new state)."""
+    bound = np.uint64(n)
+    x, s0, s1, s2, s3 = _step(s0, s1, s2, s3)
+    m = (x >> np.uint64(32)) * bound
+    low = m & _MASK32
+    if low < bound:
+        threshold = (_2POW32 - bound) % bound
+        while low < threshold:
+            x, s0, s1, s2, s3 = _step(s0, s1, s2, s3)
+            m = (x >> np.uint64(32)) * bound
+            low = m & _MASK32
+    return np.int64(m >> np.uint64(32)), s0, s1, s2, s3
+
+
+@njit(cache=True, _nrt=False)
+def next_u64(state):
+    """Next 64 random bits (xoshiro256**)."""
+    result, state[0], state[1], state[2], state[3] = _step(state[0], state[1], state[2],
+                                                           state[3])
     return result
 
 
 @njit(cache=True, _nrt=False)
 def below(state, n):
     """Uniform integer in ``[0, n)`` for ``0 < n < 2**32``, without bias (Lemire)."""
-    bound = np.uint64(n)
-    m = (next_u64(state) >> np.uint64(32)) * bound
-    low = m & _MASK32
-    if low < bound:
-        threshold = (_2POW32 - bound) % bound
-        while low < threshold:
-            m = (next_u64(state) >> np.uint64(32)) * bound
-            low = m & _MASK32
-    return np.int64(m >> np.uint64(32))
+    j, state[0], state[1], state[2], state[3] = _below(n, state[0], state[1], state[2],
+                                                       state[3])
+    return j
 
 
 @njit(cache=True, _nrt=False)
@@ -91,6 +108,8 @@ def uniform(state):
 @njit(cache=True, _nrt=False)
 def shuffle(state, items):
     """Fisher-Yates shuffle of ``items`` in place."""
+    s0, s1, s2, s3 = state[0], state[1], state[2], state[3]
     for i in range(items.shape[0] - 1, 0, -1):
-        j = below(state, i + 1)
+        j, s0, s1, s2, s3 = _below(i + 1, s0, s1, s2, s3)
         items[i], items[j] = items[j], items[i]
+    state[0], state[1], state[2], state[3] = s0, s1, s2, s3

@@ -77,17 +77,23 @@ def richest_rival(o):
     return best
 
 
-@njit(cache=True, _nrt=False)
+# error_model="numpy": divisions are plain IEEE ones, without numba's test for a zero
+# divisor (none is zero where the result is used), so the seat's figures can all be
+# computed before deciding whether it bids at all (see the end).
+@njit(cache=True, _nrt=False, error_model="numpy")
 def budget_ceiling(o, p):
     seat = np.int64(o[O.SEAT])
     lot = np.int64(o[O.LOT])
     value = o[O.OWN_VALUE + lot]
     money = o[O.MONEY + seat]
-    if value <= 0.0 or money <= 0.0:
-        return 0.0
-    points_to_come = 0.0
-    for r in range(lot, O.N_RANKS):
-        points_to_come += o[O.OWN_VALUE + r]
+    # Own points in this lot and the lots to come. They are whole numbers, so their
+    # integer sum is exactly the float sum, without a chain of dependent float
+    # additions (which the compiler may not reorder).
+    own_to_come = 0
+    for r in range(O.N_RANKS):
+        if r >= lot:
+            own_to_come += np.int64(o[O.OWN_VALUE + r])
+    points_to_come = np.float64(own_to_come)
     coins = money
     if o[O.CARRY_MONEY] > 0:
         # Later deals bring a hand of average points and the coins it is short of.
@@ -99,7 +105,10 @@ def budget_ceiling(o, p):
     if o[O.LEFTOVER_VALUE] > 0.0:
         worth = min(worth, value / o[O.LEFTOVER_VALUE])
     # Outbidding the richest rival by one raise wins the lot whatever he does.
-    return min(worth, money, richest_rival(o) + o[O.MIN_RAISE])
+    worth = min(worth, money, richest_rival(o) + o[O.MIN_RAISE])
+    # Nothing without a card of this rank or without money. Tested last, as a select:
+    # whether a seat holds the rank is a coin flip to the branch predictor.
+    return 0.0 if (value <= 0.0) | (money <= 0.0) else worth
 
 
 @njit(cache=True, _nrt=False)

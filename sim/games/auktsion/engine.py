@@ -101,7 +101,7 @@ def play_one(rules: Rules, policies: Policies, labels: tuple[str, ...], seed: in
     R, leftover = pack(rules)
     n, deals = rules.players, rules.deals_per_match
     pids, params = policies["bid"]
-    scratch = K.new_scratch(params.shape[1])
+    scratch = K.new_scratch()
 
     def play(calls: np.ndarray, decks: np.ndarray):
         a = _arrays(1, n, deals, True)

@@ -40,7 +40,8 @@ def _fail(err, m, code, seat, bid, lo, hi, deal, lot):
 
 @njit(cache=True, _nrt=False)
 def _deal(R, rng, deck, value, points, log_decks, d):
-    """Shuffle, deal and value the hands: value[s, r] = points of seat s's rank-r cards."""
+    """Shuffle, deal and value the hands: value[s, r] = points of seat s's rank-r cards
+    (float64, as the observation holds them; whole numbers)."""
     n = R[R_PLAYERS]
     first_rank = R[R_FIRST_RANK]
     size = 0
@@ -54,61 +55,95 @@ def _deal(R, rng, deck, value, points, log_decks, d):
         for k in range(size):
             log_decks[d, k] = cards[k]
     per = size // n
-    value[:, :] = 0
+    value[:, :] = 0.0
     for s in range(n):
-        points[s] = 0
+        total = 0  # a local: summing into points[s] would go through memory every card
         for k in range(s * per, (s + 1) * per):
             c = cards[k]
             v = R[R_SUIT_POINTS + c // 13]
             value[s, c % 13] += v
-            points[s] += v
+            total += v
+        points[s] = total
+
+
+# The kernels below run without numba's reference counting (``_nrt=False``), so array
+# views cost nothing: each policy gets its own rows ``params[s]`` and ``rngs[1 + s]``
+# (it advances its random stream in place) and the shared observation ``o``.
 
 
 @njit(cache=True, _nrt=False)
-def _show(o, p, rng, value, params, rngs, s):
-    """Prepare seat ``s``'s question: its seat number and own hand into the observation,
-    its parameters and random state into scratch vectors (no array views in the hot
-    loop: each view costs two atomic reference-count updates)."""
+def _show(o, value, s):
+    """Turn the shared observation into seat ``s``'s: its seat number and its own hand
+    (everything else in ``o`` is public)."""
     o[O.SEAT] = s
     for r in range(13):
         o[O.OWN_VALUE + r] = value[s, r]
-    for j in range(params.shape[1]):
-        p[j] = params[s, j]
-    for j in range(4):
-        rng[j] = rngs[1 + s, j]
 
 
 @njit(cache=True, _nrt=False)
-def _keep_rng(rng, rngs, s):
-    for j in range(4):
-        rngs[1 + s, j] = rng[j]
+def _call(pids, params, rngs, o, value, s):
+    """Seat ``s``'s call (a bid or PASS) from its policy's ``decide``."""
+    _show(o, value, s)
+    return decide(pids[s], o, params[s], rngs[1 + s])
 
 
 @njit(cache=True, _nrt=False)
-def _ask_ceiling(pid, o, p, rng, value, params, rngs, s):
-    _show(o, p, rng, value, params, rngs, s)
-    c = ceiling(pid, o, p, rng)
-    _keep_rng(rng, rngs, s)
-    return c
+def _ceilings(pids, params, rngs, o, value, money, caps, eff, n):
+    """Ask every seat its ceiling for the lot now open (open form) into ``caps``, and
+    the most it will bid (ceiling and money) into ``eff``. True if a seat answered ASK
+    (it decides call by call)."""
+    asking = False
+    for s in range(n):
+        _show(o, value, s)
+        c = ceiling(pids[s], o, params[s], rngs[1 + s])
+        caps[s] = c
+        # Computed here, one seat at a time: a vectorised pass over ``caps`` right after
+        # these scalar stores stalls on store-to-load forwarding.
+        eff[s] = min(c, money[s])
+        asking |= c == ASK
+    return asking
 
 
 @njit(cache=True, _nrt=False)
-def _ask_call(pid, o, p, rng, value, params, rngs, s):
-    _show(o, p, rng, value, params, rngs, s)
-    c = decide(pid, o, p, rng)
-    _keep_rng(rng, rngs, s)
-    return c
+def _ceiling_calls(eff, n, starter, min_bid, min_raise):
+    """Open calls (A7-A11) when every seat bids the smallest legal bid while that is at
+    most ``eff[s]`` and passes otherwise: the calls ``_open_calls`` would make, without
+    asking anyone. Returns (buyer or -1, price, calls).
+
+    The state is updated with selects rather than an if/else per call: measured
+    faster (the bid/pass pattern is irregular, so branches on it mispredict)."""
+    lo = min_bid     # smallest legal bid (A8)
+    high = -1        # last bidder
+    last = 0         # number of the call that made the last bid
+    need = n         # passes in a row that end the lot: n with no bid (A11), then n - 1 (A10)
+    calls = 0
+    s = starter
+    while True:
+        calls += 1
+        bid = eff[s] >= lo
+        high = s if bid else high
+        last = calls if bid else last
+        need = n - 1 if bid else need
+        # A8 after a bid at lo: max(min_bid, lo + min_raise), which is lo + min_raise
+        # because lo >= min_bid and min_raise >= 1.
+        lo = lo + min_raise if bid else lo
+        if calls - last == need:
+            break
+        s = s + 1 if s + 1 < n else 0
+    if high < 0:
+        return -1, 0, calls
+    return high, lo - min_raise, calls
 
 
 @njit(cache=True, _nrt=False)
-def _open_lot(R, pids, params, rngs, o, p, rng, value, money, caps, lot, starter, m, d, err,
-              log_calls, cursor):
-    """Open ascending calls (A7-A11). Returns (buyer or -1, price, calls, cursor)."""
+def _open_calls(R, pids, params, rngs, o, value, money, caps, lot, starter, m, d, err,
+                log_calls, cursor):
+    """Open ascending calls (A7-A11) one by one, given the ceilings ``caps`` from
+    ``_ceilings``: asks every seat whose ceiling is ASK for its call, and logs the calls
+    when tracing. Returns (buyer or -1, price, calls, cursor)."""
     n = R[R_PLAYERS]
     min_bid = R[R_MIN_BID]
     min_raise = R[R_MIN_RAISE]
-    for s in range(n):
-        caps[s] = _ask_ceiling(pids[s], o, p, rng, value, params, rngs, s)
     tracing = log_calls.shape[0] > 0
     price = 0
     high = -1
@@ -124,7 +159,7 @@ def _open_lot(R, pids, params, rngs, o, p, rng, value, money, caps, lot, starter
             o[O.HIGH_BIDDER] = high
             o[O.CALLS] = calls
             o[O.PASSES] = passes
-            bid = _ask_call(pids[s], o, p, rng, value, params, rngs, s)
+            bid = _call(pids, params, rngs, o, value, s)
             if bid != PASS and (bid < lo or bid > money[s]):
                 _fail(err, m, ILLEGAL_BID, s, bid, lo, money[s], d, lot)
                 return -1, 0, calls, cursor
@@ -150,7 +185,7 @@ def _open_lot(R, pids, params, rngs, o, p, rng, value, money, caps, lot, starter
 
 
 @njit(cache=True, _nrt=False)
-def _sealed_lot(R, pids, params, rngs, o, p, rng, value, money, lot, starter, m, d, err,
+def _sealed_lot(R, pids, params, rngs, o, value, money, lot, starter, m, d, err,
                 log_calls, cursor):
     """One sealed bid or none per seat; highest wins, ties to the earliest seat from
     the starter; no bid at all leaves the lot unsold."""
@@ -161,7 +196,7 @@ def _sealed_lot(R, pids, params, rngs, o, p, rng, value, money, lot, starter, m,
     price = 0
     for k in range(n):
         s = (starter + k) % n
-        bid = _ask_call(pids[s], o, p, rng, value, params, rngs, s)
+        bid = _call(pids, params, rngs, o, value, s)
         if bid != PASS and (bid < min_bid or bid > money[s]):
             _fail(err, m, ILLEGAL_BID, s, bid, min_bid, money[s], d, lot)
             return -1, 0, k, cursor
@@ -197,22 +232,24 @@ def _start_match(R, leftover, o, n):
 
 
 @njit(cache=True, _nrt=False)
-def play_match(seed, index, R, leftover, pids, params, m, scratch_i, value, o, p, rng, rngs,
+def play_match(seed, index, R, leftover, pids, params, m, scratch_i, value, o, rngs,
                score, win, spent, money_end, points, bought,
                detail, deal_money, deal_hand, deal_score, deal_spent,
                lot_starter, lot_buyer, lot_price, lot_value, lot_calls,
                err, log_calls, log_decks):
     """Play match ``index`` into row ``m`` of the output arrays.
 
-    ``scratch_i`` is int64[SCRATCH_ROWS, 52]; ``value`` int64[4, 13]; ``o`` float64[O.SIZE];
-    ``p`` float64[params.shape[1]]; ``rng`` uint64[4]; ``rngs`` uint64[5, 4].
+    ``scratch_i`` is int64[SCRATCH_ROWS, 52]; ``value`` float64[4, 13]; ``o`` float64[O.SIZE];
+    ``rngs`` uint64[5, 4].
     ``detail`` fills the per-deal and per-lot arrays; non-empty ``log_calls`` /
     ``log_decks`` record every call (seat, bid or PASS) and every deal's cards.
     """
     deck = scratch_i[0]
-    hand_points, money, caps = scratch_i[1], scratch_i[2], scratch_i[3]
-    match_points, deal_points = scratch_i[4], scratch_i[5]
+    hand_points, money, caps, eff = scratch_i[1], scratch_i[2], scratch_i[3], scratch_i[4]
+    match_points, deal_points = scratch_i[5], scratch_i[6]
     n = R[R_PLAYERS]
+    min_bid, min_raise = R[R_MIN_BID], R[R_MIN_RAISE]
+    tracing = log_calls.shape[0] > 0
     for k in range(n + 1):
         seed_stream(rngs[k], seed, index, DEAL_STREAM + k)
     _start_match(R, leftover, o, n)
@@ -245,7 +282,7 @@ def play_match(seed, index, R, leftover, pids, params, m, scratch_i, value, o, p
             o[O.LOT_FACE_UP + r] = 0
         last_buyer = dealer                                       # A6
         for lot in range(first_rank, 13):                         # A5
-            starter = (last_buyer + 1) % n
+            starter = last_buyer + 1 if last_buyer + 1 < n else 0
             o[O.LOT] = lot
             o[O.STARTER] = starter
             o[O.PRICE] = 0
@@ -257,26 +294,33 @@ def play_match(seed, index, R, leftover, pids, params, m, scratch_i, value, o, p
                 o[O.MONEY + t] = money[t]
             if R[R_SEALED]:
                 buyer, price, calls, cursor = _sealed_lot(
-                    R, pids, params, rngs, o, p, rng, value, money, lot, starter, m, d, err,
+                    R, pids, params, rngs, o, value, money, lot, starter, m, d, err,
                     log_calls, cursor)
             else:
-                buyer, price, calls, cursor = _open_lot(
-                    R, pids, params, rngs, o, p, rng, value, money, caps, lot, starter, m, d,
-                    err, log_calls, cursor)
+                asking = _ceilings(pids, params, rngs, o, value, money, caps, eff, n)
+                if asking or tracing:
+                    buyer, price, calls, cursor = _open_calls(
+                        R, pids, params, rngs, o, value, money, caps, lot, starter, m, d,
+                        err, log_calls, cursor)
+                else:
+                    # Nobody decides call by call: the calls follow from the ceilings
+                    # and money alone.
+                    buyer, price, calls = _ceiling_calls(eff, n, starter, min_bid, min_raise)
             if err[m, ERR_CODE] != OK:
                 return cursor
+            face_up = np.int64(value[buyer, lot]) if buyer >= 0 else -1
             if buyer >= 0:                                        # A12
                 money[buyer] -= price
                 spent[m, buyer] += price
                 bought[m, buyer] += 1
-                deal_points[buyer] += value[buyer, lot]           # A13
+                deal_points[buyer] += face_up                       # A13
                 last_buyer = buyer
                 if detail:
                     deal_spent[m, d, buyer] += price
                 o[O.LOT_STATUS + lot] = O.LOT_SOLD
                 o[O.LOT_BUYER + lot] = buyer
                 o[O.LOT_PRICE + lot] = price
-                o[O.LOT_FACE_UP + lot] = value[buyer, lot]
+                o[O.LOT_FACE_UP + lot] = face_up
                 o[O.DEAL_POINTS + buyer] = deal_points[buyer]
             else:
                 o[O.LOT_STATUS + lot] = O.LOT_UNSOLD
@@ -284,7 +328,7 @@ def play_match(seed, index, R, leftover, pids, params, m, scratch_i, value, o, p
                 lot_starter[m, d, lot] = starter
                 lot_buyer[m, d, lot] = buyer
                 lot_price[m, d, lot] = price if buyer >= 0 else -1
-                lot_value[m, d, lot] = value[buyer, lot] if buyer >= 0 else -1
+                lot_value[m, d, lot] = face_up
                 lot_calls[m, d, lot] = calls
         for s in range(n):
             match_points[s] += deal_points[s]
@@ -305,17 +349,15 @@ def play_match(seed, index, R, leftover, pids, params, m, scratch_i, value, o, p
     return cursor
 
 
-SCRATCH_ROWS = 6
+SCRATCH_ROWS = 7
 
 
 @njit(cache=True)
-def new_scratch(n_params):
+def new_scratch():
     """Per-thread scratch for ``play_match``."""
     return (np.empty((SCRATCH_ROWS, 52), dtype=np.int64),
-            np.empty((O.MAX_PLAYERS, 13), dtype=np.int64),
+            np.empty((O.MAX_PLAYERS, 13), dtype=np.float64),
             np.empty(O.SIZE, dtype=np.float64),
-            np.empty(max(1, n_params), dtype=np.float64),
-            np.empty(4, dtype=np.uint64),
             np.empty((O.MAX_PLAYERS + 1, 4), dtype=np.uint64))
 
 
@@ -334,10 +376,10 @@ def play_chunk(seed, start, count, n_blocks, R, leftover, pids, params, detail,
     no_calls = np.empty((0, 2), dtype=np.int64)
     no_decks = np.empty((0, 52), dtype=np.int64)
     for b in prange(n_blocks):
-        scratch_i, value, o, p, rng, rngs = new_scratch(params.shape[1])
+        scratch_i, value, o, rngs = new_scratch()
         for m in range(b * count // n_blocks, (b + 1) * count // n_blocks):
             play_match(seed, start + m, R, leftover, pids, params, m,
-                       scratch_i, value, o, p, rng, rngs,
+                       scratch_i, value, o, rngs,
                        score, win, spent, money_end, points, bought,
                        detail, deal_money, deal_hand, deal_score, deal_spent,
                        lot_starter, lot_buyer, lot_price, lot_value, lot_calls,

@@ -18,9 +18,9 @@ import numpy as np
 from numba import njit, prange
 
 from sim.games.auktsion import obs as O
-from sim.games.auktsion.kernel import (ERR_CODE, ILLEGAL_BID, OK, _ask_ceiling, _ask_call,
-                                       _deal, _fail, _open_lot, _sealed_lot, _start_match,
-                                       new_scratch)
+from sim.games.auktsion.kernel import (ERR_CODE, ILLEGAL_BID, OK, _call, _ceiling_calls,
+                                       _ceilings, _deal, _fail, _open_calls, _sealed_lot,
+                                       _start_match, new_scratch)
 from sim.games.auktsion.rules import (R_CARRY, R_DEALS, R_FIRST_DEALER, R_FIRST_RANK,
                                       R_MIN_BID, R_MIN_RAISE, R_PLAYERS, R_SEALED,
                                       R_START_MONEY, R_SUIT_POINTS)
@@ -76,15 +76,14 @@ def _sample_hands(R, rng, seat, hand, up_seat, lot_buyer, value, pool, need):
 
 
 @njit(cache=True, _nrt=False)
-def _resume_open_lot(R, pids, params, rngs, o, p, rng, value, money, caps, lot, seat, call,
+def _resume_open_lot(R, pids, params, rngs, o, value, money, caps, eff, lot, seat, call,
                      price, high, passes, m, d, err):
     """The open lot from the situation: ``seat`` makes ``call`` now, then the policies
     go on around the table (A7-A11). Returns (buyer or -1, price)."""
     n = R[R_PLAYERS]
     min_bid = R[R_MIN_BID]
     min_raise = R[R_MIN_RAISE]
-    for s in range(n):
-        caps[s] = _ask_ceiling(pids[s], o, p, rng, value, params, rngs, s)
+    _ceilings(pids, params, rngs, o, value, money, caps, eff, n)
     calls = 0
     s = seat
     while True:
@@ -98,7 +97,7 @@ def _resume_open_lot(R, pids, params, rngs, o, p, rng, value, money, caps, lot, 
             o[O.HIGH_BIDDER] = high
             o[O.CALLS] = calls
             o[O.PASSES] = passes
-            bid = _ask_call(pids[s], o, p, rng, value, params, rngs, s)
+            bid = _call(pids, params, rngs, o, value, s)
         if bid != PASS and (bid < lo or bid > money[s]):
             _fail(err, m, ILLEGAL_BID, s, bid, lo, money[s], d, lot)
             return -1, 0
@@ -117,7 +116,7 @@ def _resume_open_lot(R, pids, params, rngs, o, p, rng, value, money, caps, lot, 
 
 
 @njit(cache=True, _nrt=False)
-def _resume_sealed_lot(R, pids, params, rngs, o, p, rng, value, money, lot, starter, seat, call,
+def _resume_sealed_lot(R, pids, params, rngs, o, value, money, lot, starter, seat, call,
                        m, d, err):
     """The sealed lot of the situation: ``seat`` bids ``call``, the others decide; the
     highest bid wins, ties to the earliest seat from the starter."""
@@ -126,7 +125,7 @@ def _resume_sealed_lot(R, pids, params, rngs, o, p, rng, value, money, lot, star
     price = 0
     for k in range(n):
         s = (starter + k) % n
-        bid = call if s == seat else _ask_call(pids[s], o, p, rng, value, params, rngs, s)
+        bid = call if s == seat else _call(pids, params, rngs, o, value, s)
         if bid != PASS and (bid < R[R_MIN_BID] or bid > money[s]):
             _fail(err, m, ILLEGAL_BID, s, bid, R[R_MIN_BID], money[s], d, lot)
             return -1, 0
@@ -138,12 +137,12 @@ def _resume_sealed_lot(R, pids, params, rngs, o, p, rng, value, money, lot, star
 
 @njit(cache=True, _nrt=False)
 def _rollout(R, leftover, pids, params, seat, call, deal, lot, price, high, passes,
-             money0, scores0, lot_buyer, lot_price, value, o, p, rng, rngs, ints, m, err,
+             money0, scores0, lot_buyer, lot_price, value, o, rngs, ints, m, err,
              no_calls, no_decks):
     """Play the match on from the situation; returns (seat's match score, win share)."""
     n = R[R_PLAYERS]
     money, caps, match_points, deal_points, hand_points = ints[0], ints[1], ints[2], ints[3], ints[4]
-    deck = ints[5]
+    deck, eff = ints[5], ints[6]
     first_rank = R[R_FIRST_RANK]
     _start_match(R, leftover, o, n)
     for t in range(n):
@@ -152,7 +151,7 @@ def _rollout(R, leftover, pids, params, seat, call, deal, lot, price, high, pass
         deal_points[t] = 0
     for r in range(first_rank, lot):
         if lot_buyer[r] >= 0:
-            deal_points[lot_buyer[r]] += value[lot_buyer[r], r]
+            deal_points[lot_buyer[r]] += np.int64(value[lot_buyer[r], r])
     d = deal
     first_lot = lot
     while d < R[R_DEALS]:
@@ -197,23 +196,25 @@ def _rollout(R, leftover, pids, params, seat, call, deal, lot, price, high, pass
                 o[O.MONEY + t] = money[t]
             resumed = d == deal and r == lot
             if resumed and R[R_SEALED] == 0:
-                buyer, paid = _resume_open_lot(R, pids, params, rngs, o, p, rng, value, money,
-                                               caps, r, seat, call, price, high, passes, m, d,
+                buyer, paid = _resume_open_lot(R, pids, params, rngs, o, value, money, caps,
+                                               eff, r, seat, call, price, high, passes, m, d,
                                                err)
             elif resumed:
-                buyer, paid = _resume_sealed_lot(R, pids, params, rngs, o, p, rng, value, money,
-                                                 r, starter, seat, call, m, d, err)
+                buyer, paid = _resume_sealed_lot(R, pids, params, rngs, o, value, money, r,
+                                                 starter, seat, call, m, d, err)
             elif R[R_SEALED]:
-                buyer, paid, _, _ = _sealed_lot(R, pids, params, rngs, o, p, rng, value, money,
-                                                r, starter, m, d, err, no_calls, 0)
-            else:
-                buyer, paid, _, _ = _open_lot(R, pids, params, rngs, o, p, rng, value, money,
-                                              caps, r, starter, m, d, err, no_calls, 0)
+                buyer, paid, _, _ = _sealed_lot(R, pids, params, rngs, o, value, money, r,
+                                                starter, m, d, err, no_calls, 0)
+            elif _ceilings(pids, params, rngs, o, value, money, caps, eff, n):
+                buyer, paid, _, _ = _open_calls(R, pids, params, rngs, o, value, money, caps, r,
+                                                starter, m, d, err, no_calls, 0)
+            else:  # only ceiling policies: the calls follow from ceilings and money
+                buyer, paid, _ = _ceiling_calls(eff, n, starter, R[R_MIN_BID], R[R_MIN_RAISE])
             if err[m, ERR_CODE] != OK:
                 return 0.0, 0.0
             if buyer >= 0:
                 money[buyer] -= paid
-                deal_points[buyer] += value[buyer, r]
+                deal_points[buyer] += np.int64(value[buyer, r])
                 last_buyer = buyer
                 o[O.LOT_STATUS + r] = O.LOT_SOLD
                 o[O.LOT_BUYER + r] = buyer
@@ -246,7 +247,7 @@ def rollouts(seed, count, n_blocks, R, leftover, pids, params, seat, hand, up_se
     """Rollouts 0..count-1 of every candidate call in ``calls``: score[r, c], win[r, c]."""
     n = R[R_PLAYERS]
     for b in prange(n_blocks):
-        ints, value, o, p, rng, rngs = new_scratch(params.shape[1])
+        ints, value, o, rngs = new_scratch()
         dealt = np.empty((O.MAX_PLAYERS, 13), dtype=np.int64)
         saved = np.empty(4, dtype=np.uint64)
         pool = np.empty(52, dtype=np.int64)
@@ -270,7 +271,7 @@ def rollouts(seed, count, n_blocks, R, leftover, pids, params, seat, hand, up_se
                 value[:, :] = dealt
                 score[m, c], win[m, c] = _rollout(
                     R, leftover, pids, params, seat, calls[c], deal, lot, price, high, passes,
-                    money0, scores0, lot_buyer, lot_price, value, o, p, rng, rngs, ints, m, err,
+                    money0, scores0, lot_buyer, lot_price, value, o, rngs, ints, m, err,
                     no_calls, no_decks)
                 if err[m, ERR_CODE] != OK:
                     break
