@@ -149,16 +149,12 @@ def test_observation_changes_with_the_own_hand():
 @pytest.mark.parametrize("seat", [0, 2, 3])
 def test_kernel_show_copies_only_the_asking_seats_hand(compiled, seat):
     """Kernel ``_show``: the observation gets the asking seat's number and its own row of
-    ``value``; nothing else in it changes; the scratch parameters and random state are
-    that seat's (its policy stream is 1 + seat)."""
+    ``value``; nothing else in it changes (policies get their own rows of the parameter
+    and random-state matrices, ``params[s]`` and ``rngs[1 + s]``)."""
     show = K._show if compiled else K._show.py_func
     o = np.full(O.SIZE, -7.5)
-    p = np.zeros(3)
-    rng = np.zeros(4, np.uint64)
-    value = (np.arange(4 * 13, dtype=np.int64).reshape(4, 13) + 1) * 100  # rows all distinct
-    params = np.arange(12, dtype=np.float64).reshape(4, 3) + 0.5
-    rngs = np.arange(20, dtype=np.uint64).reshape(5, 4) * np.uint64(1000)
-    show(o, p, rng, value, params, rngs, seat)
+    value = (np.arange(4 * 13, dtype=np.float64).reshape(4, 13) + 1) * 100  # rows all distinct
+    show(o, value, seat)
     own = slice(O.OWN_VALUE, O.OWN_VALUE + 13)
     assert o[O.SEAT] == seat
     assert np.array_equal(o[own], value[seat])
@@ -168,5 +164,3 @@ def test_kernel_show_copies_only_the_asking_seats_hand(compiled, seat):
     assert np.all(o[rest] == -7.5)
     for other in set(range(4)) - {seat}:  # no trace of other rows anywhere in the vector
         assert not np.isin(value[other], o).any()
-    assert np.array_equal(p, params[seat])
-    assert np.array_equal(rng, rngs[1 + seat])
