@@ -221,19 +221,21 @@ def trick_value(mask, trump):
     return v
 
 
+_THROW = np.array([4 * int(C.GAME_POINTS[c % 13]) + c % 13 for c in range(52)] + [300],
+                  dtype=np.int64)
+"""Card points x 4 + rank; the joker 300 (see ``throw_cost``)."""
+
+
 @njit(cache=True, _nrt=False)
 def throw_cost(card, trump):
     """What a card costs to give away (or to spend): its card points, its rank, and a
     premium for trumps, the jack of trumps and the joker."""
-    if card == 52:
-        return np.int64(300)
-    r = card % 13
-    cost = 4 * C.GAME_POINTS[r] + r
+    cost = _THROW[card]
     if trump >= 0 and card // 13 == trump:
         cost += 100
-        if r == C.JACK_RANK:
+        if card % 13 == C.JACK_RANK:
             cost += 100
-    return np.int64(cost)
+    return cost
 
 
 @njit(cache=True, _nrt=False)
@@ -295,10 +297,10 @@ def greedy_lead(hand, trump, played, deck, is_pitcher, pull):
 
 @njit(cache=True, _nrt=False)
 def greedy_follow(hand, legal, trump, led, best, trick, n_after, played, deck, risk):
-    unseen = deck & ~played & ~hand
-    value = trick_value(trick, trump)
     win = T.beating(legal, best, led, trump)
     if win != 0:
+        unseen = deck & ~played & ~hand
+        value = trick_value(trick, trump)
         if n_after == 0:
             safe = win
         else:
@@ -373,11 +375,10 @@ WORK_SIZE = W_S2 + 64
 
 
 @njit(cache=True, _nrt=False)
-def _sample(o, rng, work):
-    """Deal the cards unseen by the asking seat to the other seats, uniformly at random
-    among those each seat may hold (not a suit it has shown it lacks), most constrained
-    seat first (fewest spare cards; ties in seat order). Returns False if that fails
-    (the caller retries or relaxes)."""
+def _sample_plan(o, work):
+    """What every sample of this decision shares: the cards each other seat may hold
+    (not a suit it has shown it lacks) and the order seats are dealt to, most
+    constrained first (fewest spare cards; ties in seat order). Returns how many seats."""
     n = o[O.PLAYERS]
     me = o[O.SEAT]
     trump = o[O.TRUMP]
@@ -398,7 +399,16 @@ def _sample(o, rng, work):
             j -= 1
         work[W_ORDER + j] = s
         k += 1
-    work[W_HANDS + me] = o[O.HAND]
+    return k
+
+
+@njit(cache=True, _nrt=False)
+def _sample(o, rng, work, k):
+    """Deal the cards unseen by the asking seat to the other seats, uniformly at random
+    among those each may hold, in the order of ``_sample_plan``. Returns False if that
+    fails (the caller retries or relaxes)."""
+    pool = o[O.DECK] & ~o[O.PLAYED] & ~o[O.HAND]
+    work[W_HANDS + o[O.SEAT]] = o[O.HAND]
     for i in range(k):
         s = work[W_ORDER + i]
         allowed = work[W_ALLOWED + s] & pool
@@ -530,7 +540,12 @@ def _playout(o, work, first):
                 winner -= n
             work[W_WON + winner] |= trick
             trick_no += 1
-            if trick_no == 6 or _decided(work, n, trump, deck & ~played, jack_joker, low_captured):
+            if trick_no == 6:
+                break
+            unplayed = np.int64(0)
+            for s in range(n):
+                unplayed |= work[W_PLAY + s]
+            if _decided(work, n, trump, unplayed, jack_joker, low_captured):
                 break
             leader = winner
             k = 0
@@ -614,10 +629,11 @@ def pimc_card(o, p, rng, work):
             work[W_S2 + 8 * i + j] = 0
     samples = np.int64(p[0])
     z = p[1]
+    seats = _sample_plan(o, work)
     for t in range(1, samples + 1):
         ok = False
         for _try in range(8):
-            if _sample(o, rng, work):
+            if _sample(o, rng, work, seats):
                 ok = True
                 break
         if not ok:
