@@ -135,24 +135,30 @@ def _ceiling_calls(eff, n, starter, min_bid, min_raise):
     return high, lo - min_raise, calls
 
 
+NO_CALL = -3
+"""No forced call: every seat's policy decides. (A forced call is bid-EV's candidate.)"""
+
+
 @njit(cache=True, _nrt=False)
-def _open_calls(R, pids, params, rngs, o, value, money, caps, lot, starter, m, d, err,
-                log_calls, cursor):
-    """Open ascending calls (A7-A11) one by one, given the ceilings ``caps`` from
-    ``_ceilings``: asks every seat whose ceiling is ASK for its call, and logs the calls
-    when tracing. Returns (buyer or -1, price, calls, cursor)."""
+def _open_calls(R, pids, params, rngs, o, value, money, caps, lot, first, price, high, passes,
+                forced, m, d, err, log_calls, cursor):
+    """Open ascending calls (A7-A11) one by one from seat ``first``, the lot standing at
+    ``price`` bid by ``high`` (-1: no bid yet) after ``passes`` passes in a row; a fresh
+    lot is (starter, 0, -1, 0). Unless ``forced`` is NO_CALL, it is ``first``'s call.
+    Given the ceilings ``caps`` from ``_ceilings``, asks every seat whose ceiling is ASK
+    for its call; logs the calls when tracing. Returns (buyer or -1, price, calls, cursor).
+    """
     n = R[R_PLAYERS]
     min_bid = R[R_MIN_BID]
     min_raise = R[R_MIN_RAISE]
     tracing = log_calls.shape[0] > 0
-    price = 0
-    high = -1
-    passes = 0
     calls = 0
-    s = starter
+    s = first
     while True:
         lo = min_bid if high < 0 else max(min_bid, price + min_raise)
-        if caps[s] != ASK:
+        if calls == 0 and forced != NO_CALL:
+            bid = forced
+        elif caps[s] != ASK:
             bid = lo if lo <= caps[s] and lo <= money[s] else PASS
         else:
             o[O.PRICE] = price
@@ -160,9 +166,9 @@ def _open_calls(R, pids, params, rngs, o, value, money, caps, lot, starter, m, d
             o[O.CALLS] = calls
             o[O.PASSES] = passes
             bid = _call(pids, params, rngs, o, value, s)
-            if bid != PASS and (bid < lo or bid > money[s]):
-                _fail(err, m, ILLEGAL_BID, s, bid, lo, money[s], d, lot)
-                return -1, 0, calls, cursor
+        if bid != PASS and (bid < lo or bid > money[s]):
+            _fail(err, m, ILLEGAL_BID, s, bid, lo, money[s], d, lot)
+            return -1, 0, calls, cursor
         if tracing:
             if cursor >= log_calls.shape[0]:
                 _fail(err, m, TRACE_OVERFLOW, s, bid, lo, money[s], d, lot)
@@ -185,10 +191,11 @@ def _open_calls(R, pids, params, rngs, o, value, money, caps, lot, starter, m, d
 
 
 @njit(cache=True, _nrt=False)
-def _sealed_lot(R, pids, params, rngs, o, value, money, lot, starter, m, d, err,
+def _sealed_lot(R, pids, params, rngs, o, value, money, lot, starter, first, forced, m, d, err,
                 log_calls, cursor):
-    """One sealed bid or none per seat; highest wins, ties to the earliest seat from
-    the starter; no bid at all leaves the lot unsold."""
+    """One sealed bid or none per seat (seat ``first`` bids ``forced`` unless it is
+    NO_CALL); highest wins, ties to the earliest seat from the starter; no bid at all
+    leaves the lot unsold."""
     n = R[R_PLAYERS]
     min_bid = R[R_MIN_BID]
     tracing = log_calls.shape[0] > 0
@@ -196,7 +203,10 @@ def _sealed_lot(R, pids, params, rngs, o, value, money, lot, starter, m, d, err,
     price = 0
     for k in range(n):
         s = (starter + k) % n
-        bid = _call(pids, params, rngs, o, value, s)
+        if s == first and forced != NO_CALL:
+            bid = forced
+        else:
+            bid = _call(pids, params, rngs, o, value, s)
         if bid != PASS and (bid < min_bid or bid > money[s]):
             _fail(err, m, ILLEGAL_BID, s, bid, min_bid, money[s], d, lot)
             return -1, 0, k, cursor
@@ -211,6 +221,25 @@ def _sealed_lot(R, pids, params, rngs, o, value, money, lot, starter, m, d, err,
             buyer = s
             price = bid
     return buyer, price, n, cursor
+
+
+@njit(cache=True, _nrt=False)
+def _sell(R, pids, params, rngs, o, value, money, caps, eff, lot, starter, first, price, high,
+          passes, forced, m, d, err, log_calls, cursor):
+    """Sell one lot (A7-A11) from the state of ``_open_calls``. Returns (buyer or -1,
+    price, calls, cursor)."""
+    if R[R_SEALED]:
+        return _sealed_lot(R, pids, params, rngs, o, value, money, lot, starter, first, forced,
+                           m, d, err, log_calls, cursor)
+    n = R[R_PLAYERS]
+    asking = _ceilings(pids, params, rngs, o, value, money, caps, eff, n)
+    if asking or forced != NO_CALL or log_calls.shape[0] > 0:
+        return _open_calls(R, pids, params, rngs, o, value, money, caps, lot, first, price,
+                           high, passes, forced, m, d, err, log_calls, cursor)
+    # A fresh lot where nobody decides call by call: the calls follow from the ceilings
+    # and money alone.
+    buyer, price, calls = _ceiling_calls(eff, n, starter, R[R_MIN_BID], R[R_MIN_RAISE])
+    return buyer, price, calls, cursor
 
 
 @njit(cache=True, _nrt=False)
@@ -232,110 +261,101 @@ def _start_match(R, leftover, o, n):
 
 
 @njit(cache=True, _nrt=False)
-def play_match(seed, index, R, leftover, pids, params, m, scratch_i, value, o, rngs,
-               score, win, spent, money_end, points, bought,
-               detail, deal_money, deal_hand, deal_score, deal_spent,
-               lot_starter, lot_buyer, lot_price, lot_value, lot_calls,
-               err, log_calls, log_decks):
-    """Play match ``index`` into row ``m`` of the output arrays.
-
-    ``scratch_i`` is int64[SCRATCH_ROWS, 52]; ``value`` float64[4, 13]; ``o`` float64[O.SIZE];
-    ``rngs`` uint64[5, 4].
-    ``detail`` fills the per-deal and per-lot arrays; non-empty ``log_calls`` /
-    ``log_decks`` record every call (seat, bid or PASS) and every deal's cards.
-    """
-    deck = scratch_i[0]
-    hand_points, money, caps, eff = scratch_i[1], scratch_i[2], scratch_i[3], scratch_i[4]
+def _new_deal(R, rngs, o, value, d, scratch_i, m, detail, deal_money, deal_hand, deal_spent,
+              log_decks):
+    """Deal ``d`` (A1-A4): cards, coins, an observation with every lot to come.
+    Returns the dealer."""
+    deck, hand_points, money = scratch_i[0], scratch_i[1], scratch_i[2]
     match_points, deal_points = scratch_i[5], scratch_i[6]
     n = R[R_PLAYERS]
-    min_bid, min_raise = R[R_MIN_BID], R[R_MIN_RAISE]
-    tracing = log_calls.shape[0] > 0
-    for k in range(n + 1):
-        seed_stream(rngs[k], seed, index, DEAL_STREAM + k)
-    _start_match(R, leftover, o, n)
-    money[:n] = 0
-    match_points[:n] = 0
-    spent[m, :n] = 0
-    bought[m, :n] = 0
-    cursor = 0
-    first_rank = R[R_FIRST_RANK]
-    for d in range(R[R_DEALS]):
-        dealer = (R[R_FIRST_DEALER] + d) % n                      # A4
-        _deal(R, rngs[DEAL_STREAM], deck, value, hand_points, log_decks, d)  # A1, A2
-        for s in range(n):
-            if R[R_CARRY] == 0:                                   # A14
-                money[s] = 0
-            money[s] += max(0, R[R_START_MONEY] - hand_points[s])  # A3
-            deal_points[s] = 0
+    dealer = (R[R_FIRST_DEALER] + d) % n                      # A4
+    _deal(R, rngs[DEAL_STREAM], deck, value, hand_points, log_decks, d)  # A1, A2
+    for s in range(n):
+        if R[R_CARRY] == 0:                                   # A14
+            money[s] = 0
+        money[s] += max(0, R[R_START_MONEY] - hand_points[s])  # A3
+        deal_points[s] = 0
+        if detail:
+            deal_money[m, d, s] = money[s]
+            deal_hand[m, d, s] = hand_points[s]
+            deal_spent[m, d, s] = 0
+        o[O.MATCH_POINTS + s] = match_points[s]
+        o[O.DEAL_POINTS + s] = 0
+    o[O.DEAL] = d
+    o[O.DEALER] = dealer
+    for r in range(13):
+        o[O.LOT_STATUS + r] = O.LOT_TO_COME
+        o[O.LOT_BUYER + r] = -1
+        o[O.LOT_PRICE + r] = 0
+        o[O.LOT_FACE_UP + r] = 0
+    return dealer
+
+
+@njit(cache=True, _nrt=False)
+def _play_lots(R, pids, params, rngs, o, value, scratch_i, d, first_lot, last_buyer,
+               first, price, high, passes, forced, m, err, spent, bought,
+               detail, deal_score, deal_spent, lot_starter, lot_buyer, lot_price, lot_value,
+               lot_calls, log_calls, cursor):
+    """Sell the lots ``first_lot``..A of deal ``d`` (A5-A13) and score the deal. The
+    first of them resumes from (first, price, high, passes, forced) when ``forced`` is
+    not NO_CALL (bid-EV); every other lot opens fresh. Returns the trace cursor."""
+    money, caps, eff = scratch_i[2], scratch_i[3], scratch_i[4]
+    match_points, deal_points = scratch_i[5], scratch_i[6]
+    n = R[R_PLAYERS]
+    for lot in range(first_lot, 13):                          # A5
+        starter = last_buyer + 1 if last_buyer + 1 < n else 0  # A6
+        o[O.LOT] = lot
+        o[O.STARTER] = starter
+        o[O.PRICE] = 0
+        o[O.HIGH_BIDDER] = -1
+        o[O.CALLS] = 0
+        o[O.PASSES] = 0
+        o[O.LOT_STATUS + lot] = O.LOT_OPEN
+        for t in range(n):
+            o[O.MONEY + t] = money[t]
+        if lot != first_lot or forced == NO_CALL:
+            first, price, high, passes, forced = starter, 0, -1, 0, NO_CALL
+        buyer, price, calls, cursor = _sell(R, pids, params, rngs, o, value, money, caps, eff,
+                                            lot, starter, first, price, high, passes, forced,
+                                            m, d, err, log_calls, cursor)
+        if err[m, ERR_CODE] != OK:
+            return cursor
+        face_up = np.int64(value[buyer, lot]) if buyer >= 0 else -1
+        if buyer >= 0:                                        # A12
+            money[buyer] -= price
+            spent[m, buyer] += price
+            bought[m, buyer] += 1
+            deal_points[buyer] += face_up                     # A13
+            last_buyer = buyer
             if detail:
-                deal_money[m, d, s] = money[s]
-                deal_hand[m, d, s] = hand_points[s]
-                deal_spent[m, d, s] = 0
-            o[O.MATCH_POINTS + s] = match_points[s]
-            o[O.DEAL_POINTS + s] = 0
-        o[O.DEAL] = d
-        o[O.DEALER] = dealer
-        for r in range(13):
-            o[O.LOT_STATUS + r] = O.LOT_TO_COME
-            o[O.LOT_BUYER + r] = -1
-            o[O.LOT_PRICE + r] = 0
-            o[O.LOT_FACE_UP + r] = 0
-        last_buyer = dealer                                       # A6
-        for lot in range(first_rank, 13):                         # A5
-            starter = last_buyer + 1 if last_buyer + 1 < n else 0
-            o[O.LOT] = lot
-            o[O.STARTER] = starter
-            o[O.PRICE] = 0
-            o[O.HIGH_BIDDER] = -1
-            o[O.CALLS] = 0
-            o[O.PASSES] = 0
-            o[O.LOT_STATUS + lot] = O.LOT_OPEN
-            for t in range(n):
-                o[O.MONEY + t] = money[t]
-            if R[R_SEALED]:
-                buyer, price, calls, cursor = _sealed_lot(
-                    R, pids, params, rngs, o, value, money, lot, starter, m, d, err,
-                    log_calls, cursor)
-            else:
-                asking = _ceilings(pids, params, rngs, o, value, money, caps, eff, n)
-                if asking or tracing:
-                    buyer, price, calls, cursor = _open_calls(
-                        R, pids, params, rngs, o, value, money, caps, lot, starter, m, d,
-                        err, log_calls, cursor)
-                else:
-                    # Nobody decides call by call: the calls follow from the ceilings
-                    # and money alone.
-                    buyer, price, calls = _ceiling_calls(eff, n, starter, min_bid, min_raise)
-            if err[m, ERR_CODE] != OK:
-                return cursor
-            face_up = np.int64(value[buyer, lot]) if buyer >= 0 else -1
-            if buyer >= 0:                                        # A12
-                money[buyer] -= price
-                spent[m, buyer] += price
-                bought[m, buyer] += 1
-                deal_points[buyer] += face_up                       # A13
-                last_buyer = buyer
-                if detail:
-                    deal_spent[m, d, buyer] += price
-                o[O.LOT_STATUS + lot] = O.LOT_SOLD
-                o[O.LOT_BUYER + lot] = buyer
-                o[O.LOT_PRICE + lot] = price
-                o[O.LOT_FACE_UP + lot] = face_up
-                o[O.DEAL_POINTS + buyer] = deal_points[buyer]
-            else:
-                o[O.LOT_STATUS + lot] = O.LOT_UNSOLD
-            if detail:
-                lot_starter[m, d, lot] = starter
-                lot_buyer[m, d, lot] = buyer
-                lot_price[m, d, lot] = price if buyer >= 0 else -1
-                lot_value[m, d, lot] = face_up
-                lot_calls[m, d, lot] = calls
-        for s in range(n):
-            match_points[s] += deal_points[s]
-            if detail:
-                deal_score[m, d, s] = deal_points[s]
+                deal_spent[m, d, buyer] += price
+            o[O.LOT_STATUS + lot] = O.LOT_SOLD
+            o[O.LOT_BUYER + lot] = buyer
+            o[O.LOT_PRICE + lot] = price
+            o[O.LOT_FACE_UP + lot] = face_up
+            o[O.DEAL_POINTS + buyer] = deal_points[buyer]
+        else:
+            o[O.LOT_STATUS + lot] = O.LOT_UNSOLD
+        if detail:
+            lot_starter[m, d, lot] = starter
+            lot_buyer[m, d, lot] = buyer
+            lot_price[m, d, lot] = price if buyer >= 0 else -1
+            lot_value[m, d, lot] = face_up
+            lot_calls[m, d, lot] = calls
+    for s in range(n):
+        match_points[s] += deal_points[s]
+        if detail:
+            deal_score[m, d, s] = deal_points[s]
+    return cursor
+
+
+@njit(cache=True, _nrt=False)
+def _final_scores(R, leftover, scratch_i, m, score, win, money_end, points):
+    """A14, A15: match scores, and the win shared among the highest."""
+    money, match_points = scratch_i[2], scratch_i[5]
+    n = R[R_PLAYERS]
     best = -1e300
-    for s in range(n):                                            # A14, A15
+    for s in range(n):
         money_end[m, s] = money[s]
         points[m, s] = match_points[s]
         score[m, s] = match_points[s] + leftover * money[s]
@@ -346,6 +366,42 @@ def play_match(seed, index, R, leftover, pids, params, m, scratch_i, value, o, r
             tied += 1
     for s in range(n):
         win[m, s] = 1.0 / tied if score[m, s] == best else 0.0
+
+
+@njit(cache=True, _nrt=False)
+def play_match(seed, index, R, leftover, pids, params, m, scratch_i, value, o, rngs,
+               score, win, spent, money_end, points, bought,
+               detail, deal_money, deal_hand, deal_score, deal_spent,
+               lot_starter, lot_buyer, lot_price, lot_value, lot_calls,
+               err, log_calls, log_decks):
+    """Play match ``index`` into row ``m`` of the output arrays.
+
+    ``scratch_i`` is int64[SCRATCH_ROWS, 52] (rows: deck, hand points, money, ceilings,
+    effective ceilings, match points, deal points); ``value`` float64[4, 13]; ``o``
+    float64[O.SIZE]; ``rngs`` uint64[5, 4]. ``detail`` fills the per-deal and per-lot
+    arrays; non-empty ``log_calls`` / ``log_decks`` record every call (seat, bid or PASS)
+    and every deal's cards.
+    """
+    n = R[R_PLAYERS]
+    for k in range(n + 1):
+        seed_stream(rngs[k], seed, index, DEAL_STREAM + k)
+    _start_match(R, leftover, o, n)
+    for s in range(n):
+        scratch_i[2, s] = 0  # money
+        scratch_i[5, s] = 0  # match points
+        spent[m, s] = 0
+        bought[m, s] = 0
+    cursor = 0
+    for d in range(R[R_DEALS]):
+        dealer = _new_deal(R, rngs, o, value, d, scratch_i, m, detail, deal_money, deal_hand,
+                           deal_spent, log_decks)
+        cursor = _play_lots(R, pids, params, rngs, o, value, scratch_i, d, R[R_FIRST_RANK],
+                            dealer, -1, 0, -1, 0, NO_CALL, m, err, spent, bought, detail,
+                            deal_score, deal_spent, lot_starter, lot_buyer, lot_price,
+                            lot_value, lot_calls, log_calls, cursor)
+        if err[m, ERR_CODE] != OK:
+            return cursor
+    _final_scores(R, leftover, scratch_i, m, score, win, money_end, points)
     return cursor
 
 
