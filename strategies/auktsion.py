@@ -48,7 +48,9 @@ POLICIES = (
            "(its points in lots to come + future deals' points), times aggression; never pays "
            "more than a coin is worth at the end (leftover_value) or than needed to outbid the "
            "richest rival; sealed bids are shaded", (
-               Param("aggression", 1.0, 0.0, 5.0, "multiplies the coins-per-point price"),
+               Param("aggression", 2.5, 0.0, 5.0,
+                     "multiplies the coins-per-point price (the default is near the self-play "
+                     "equilibrium of the default rules, 2.46)"),
                Param("future_weight", 1.0, 0.0, 2.0,
                      "weight of the points expected in later deals of the match"),
                Param("shade", 0.8, 0.0, 1.0, "sealed form: fraction of the ceiling bid"),

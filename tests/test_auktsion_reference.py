@@ -128,7 +128,8 @@ def test_play_many_equals_the_kernels_seats_table():
 @pytest.fixture(scope="module")
 def good():
     """An open-form match with plenty of bids and raises."""
-    return kernel_trace({}, ["0=random:p_bid=0.6,max_jump=6", "1=budget", "2=value", "3=random"], 5, 8)
+    return kernel_trace({}, ["0=random:p_bid=0.6,max_jump=6", "1=budget:aggression=1", "2=value",
+                         "3=random"], 5, 8)
 
 
 def test_referee_rederives_the_result(good):

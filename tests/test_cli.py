@@ -25,7 +25,7 @@ def test_games_and_rule_keys(capsys):
 def test_policies_lists_parameters_with_bounds(capsys):
     code, out, _ = run(capsys, "policies", "auktsion")
     assert code == 0
-    for name in ("passive", "random", "value", "budget", "aggression = 1  (0..5)"):
+    for name in ("passive", "random", "value", "budget", "aggression = 2.5  (0..5)"):
         assert name in out
 
 

@@ -165,7 +165,7 @@ def test_readings_come_from_the_numbers(report):
     tuning = pd.read_parquet(report.out / "data" / "auktsion_tuning.parquet")
     best = tuning.loc[tuning["mean"].idxmax()]
     assert f"aggression = {best['aggression']:g}" in text
-    assert tuning.loc[tuning["aggression"] == 1.0, "diff"].item() == 0.0  # the reference
+    assert tuning.loc[tuning["aggression"] == 2.5, "diff"].item() == 0.0  # the default
     flow = pd.read_parquet(report.out / "data" / "auktsion_money_flow.parquet")
     m0 = flow[(flow.deal == 0) & (flow.quantity == "money_start")]["mean"].item()
     assert m0 == pytest.approx((4 * 70 - 130) / 4)

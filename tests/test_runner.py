@@ -74,7 +74,7 @@ def test_parquet_stream_has_all_rows_and_provenance(tmp_path):
     prov = read_provenance(out)
     assert prov["seed"] == 3 and prov["n"] == 2500 and prov["rules"]["players"] == 3
     assert prov["rules"]["deals_per_match"] == 3  # defaults filled in
-    assert prov["strategies"][0]["bid"]["params"] == {"aggression": 1.0, "future_weight": 1.0,
+    assert prov["strategies"][0]["bid"]["params"] == {"aggression": 2.5, "future_weight": 1.0,
                                                       "shade": 0.8}
     assert prov["version"] == bidlab.__version__
     lots = pq.read_table(tmp_path / "r.lots.parquet").to_pandas()
