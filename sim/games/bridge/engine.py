@@ -1,0 +1,198 @@
+"""Python side of the bridge kernels: deal, solve (cached, in batches), bid, score.
+
+A chunk of boards goes through three steps, and the solver never runs inside a
+kernel: (1) ``kernel.deal_chunk`` deals every board of the chunk; (2) ``dd.solve``
+returns their double-dummy tables from the on-disk cache, solving the missing ones in
+full DDS batches on all cores, and ``dd.par`` their par scores and contracts (B12);
+(3) ``kernel.auction_chunk`` plays every auction and scores the contract on the table.
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+
+from sim.errors import IllegalActionError, StrategyError
+from sim.game import Columns, Policies
+from sim.games.bridge import core as C
+from sim.games.bridge import dd as DD
+from sim.games.bridge import kernel as K
+from sim.games.bridge.pbn import format_deal
+from sim.games.bridge.rules import VUL_NAMES, pack
+from sim.rules import Rules
+
+NO_DD = np.zeros((0, 4, 5), dtype=np.int8)
+NO_PAR = np.zeros(0, dtype=np.int32)
+NO_ORACLE = np.zeros((0, 4), dtype=np.int64)
+
+
+def blocks(count: int) -> int:
+    return max(1, min(count, 4 * numba.get_num_threads()))
+
+
+def deal(seed: int, start: int, count: int) -> np.ndarray:
+    """Hands of boards ``start .. start + count - 1``: int64 ``(count, 4)`` masks."""
+    hands = np.zeros((count, 4), dtype=np.int64)
+    if count:
+        K.deal_chunk(np.uint64(seed), start, count, blocks(count), hands)
+    return hands
+
+
+def board_facts(rules: Rules, start: int, count: int) -> tuple[np.ndarray, np.ndarray]:
+    """(dealer, vulnerability code) per board (B1)."""
+    idx = np.arange(start, start + count) % 16
+    R = pack(rules)
+    vul = np.array([0, 1, 2, 3, 1, 2, 3, 0, 2, 3, 0, 1, 3, 0, 1, 2])[idx] if R[0] < 0 \
+        else np.full(count, R[0])
+    return idx % 4, vul
+
+
+def solve_boards(rules: Rules, hands: np.ndarray, start: int, progress: bool | None = None):
+    """(dd tables, par_ns, par contracts) of the boards (cached; B9, B12)."""
+    dealers, vuls = board_facts(rules, start, hands.shape[0])
+    tables = DD.solve(hands, progress=progress)
+    par_ns, oracle = DD.par(hands, tables, dealers, vuls)
+    return tables, par_ns, oracle
+
+
+def _check_policies(policies: Policies) -> None:
+    if "bid" not in policies:
+        raise StrategyError(f"bridge needs a 'bid' policy per seat; got {sorted(policies)}")
+    ids, params = policies["bid"]
+    if len(ids) != 4 or params.shape[0] != 4:
+        raise StrategyError(f"bridge needs 4 bid policies, got {len(ids)}")
+
+
+def _check(err: np.ndarray, start: int, labels: tuple[str, ...]) -> None:
+    bad = np.flatnonzero(err[:, K.ERR_CODE])
+    if bad.size == 0:
+        return
+    m = int(bad[0])
+    code, seat, value, legal, k = (int(x) for x in err[m])
+    if code == K.NO_DD:
+        raise IllegalActionError(f"board {start + m}: no double-dummy result for declarer "
+                                 f"{seat} in strain {C.STRAINS[value]}")
+    shown = C.call_text(value) if 0 <= value < C.N_CALLS else str(value)
+    allowed = " ".join(C.call_text(c) for c in range(C.N_CALLS) if legal >> c & 1)
+    raise IllegalActionError(
+        f"board {start + m}, call {k + 1}: bid policy of {labels[seat]!r} (seat {seat}) "
+        f"answered {shown}, which is illegal; legal: {allowed} (rules B3, B4)")
+
+
+def auctions(rules: Rules, policies: Policies, labels: tuple[str, ...], seed: int, start: int,
+             hands: np.ndarray, tables=NO_DD, par_ns=NO_PAR, oracle=NO_ORACLE,
+             log: bool = False, parallel: bool = True):
+    """Play (and with ``tables`` score) the auctions of ``hands``: ``board_out`` and,
+    with ``log``, the calls (count x MAX_AUCTION int8)."""
+    _check_policies(policies)
+    ids, params = policies["bid"]
+    count = hands.shape[0]
+    out = np.zeros((count, K.BOARD_COLS), dtype=np.int32)
+    err = np.zeros((count, K.ERR_SIZE), dtype=np.int64)
+    ids = np.ascontiguousarray(ids, dtype=np.int64)
+    params = np.ascontiguousarray(params, dtype=np.float64)
+    R = pack(rules)
+    hands = np.ascontiguousarray(hands, dtype=np.int64)
+    if log or not parallel:
+        calls = np.zeros((count if log else 0, C.MAX_AUCTION), dtype=np.int8)
+        K.auction_serial(np.uint64(seed), start, count, R, hands, tables, par_ns, oracle, ids,
+                         params, out, err, calls if log else np.zeros((0, 1), np.int8))
+    else:
+        calls = None
+        K.auction_chunk(np.uint64(seed), start, count, blocks(count), R, hands, tables,
+                        par_ns, oracle, ids, params, out, err)
+    _check(err, start, labels)
+    return out, calls
+
+
+def seat_columns(out: np.ndarray, start: int) -> Columns:
+    count = out.shape[0]
+    score_ns = out[:, K.B_SCORE_NS].astype(np.int64)
+    par_ns = out[:, K.B_PAR_NS].astype(np.int64)
+    imps_ns = _imps_vec(score_ns - par_ns)
+    sign = np.array([1, -1, 1, -1])
+    level = out[:, K.B_LEVEL]
+    side_score = (score_ns[:, None] * sign).ravel()
+    side_imps = (imps_ns[:, None] * sign).ravel()
+    diff = ((score_ns - par_ns)[:, None] * sign).ravel()
+
+    def rep(x, dtype):
+        return np.repeat(np.asarray(x), 4).astype(dtype)
+
+    return {
+        "match": np.repeat(np.arange(start, start + count, dtype=np.int64), 4),
+        "seat": np.tile(np.arange(4, dtype=np.int8), count),
+        "score": side_score.astype(np.float64),
+        "win": np.where(diff > 0, 1.0, np.where(diff == 0, 0.5, 0.0)),
+        "imps_vs_par": side_imps.astype(np.float64),
+        "score_ns": rep(score_ns, np.int32),
+        "par_ns": rep(par_ns, np.int32),
+        "imps_ns_vs_par": rep(imps_ns, np.int16),
+        "level": rep(level, np.int8),
+        "strain": rep(out[:, K.B_STRAIN], np.int8),
+        "doubled": rep(out[:, K.B_DOUBLED], np.int8),
+        "declarer": rep(out[:, K.B_DECLARER], np.int8),
+        "tricks": rep(out[:, K.B_TRICKS], np.int8),
+        "one": np.ones(4 * count, dtype=np.int8),
+        "passed_out": rep(level == 0, np.int8),
+        "partscore": rep((level > 0) & (level < 6) & ~_game(out), np.int8),
+        "game": rep((level > 0) & (level < 6) & _game(out), np.int8),
+        "slam": rep(level == 6, np.int8),
+        "grand": rep(level == 7, np.int8),
+        "doubled_any": rep(out[:, K.B_DOUBLED] > 0, np.int8),
+    }
+
+
+def _imps_vec(diff: np.ndarray) -> np.ndarray:
+    k = np.searchsorted(C.IMP_LIMITS, np.abs(diff), side="left")
+    return np.sign(diff) * k
+
+
+def _game(out: np.ndarray) -> np.ndarray:
+    """Contracts whose trick score (undoubled... with the double) reaches 100: games."""
+    level, strain, dbl = out[:, K.B_LEVEL], out[:, K.B_STRAIN], out[:, K.B_DOUBLED]
+    per = np.where(strain == 4, 40 + 30 * (level - 1), np.where(strain >= 2, 30 * level,
+                                                                 20 * level))
+    return per * (1 << np.maximum(dbl, 0)) >= 100
+
+
+def run_chunk(rules: Rules, policies: Policies, labels: tuple[str, ...], seed: int,
+              start: int, count: int, detail: bool = False,
+              progress: bool | None = None) -> dict[str, Columns]:
+    """Boards ``start .. start + count - 1``; tables ``seats`` (+ ``boards``)."""
+    _check_policies(policies)
+    hands = deal(seed, start, count)
+    tables, par_ns, oracle = solve_boards(rules, hands, start, progress)
+    out, calls = auctions(rules, policies, labels, seed, start, hands, tables, par_ns, oracle,
+                          log=detail)
+    result = {"seats": seat_columns(out, start)}
+    if detail:
+        result["boards"] = board_table(out, calls, hands, start)
+    return result
+
+
+def board_table(out: np.ndarray, calls: np.ndarray, hands: np.ndarray, start: int) -> Columns:
+    count = out.shape[0]
+    texts = [C.call_text(c) for c in range(C.N_CALLS)]
+    auction = np.array([" ".join(texts[c] for c in calls[m, :out[m, K.B_NCALLS]])
+                        for m in range(count)], dtype=object)
+    return {
+        "match": np.arange(start, start + count, dtype=np.int64),
+        "board": (np.arange(start, start + count) % 16 + 1).astype(np.int8),
+        "dealer": out[:, K.B_DEALER].astype(np.int8),
+        "vulnerability": np.array([VUL_NAMES[v] for v in out[:, K.B_VUL]], dtype=object),
+        "deal": np.array([format_deal(hands[m]) for m in range(count)], dtype=object),
+        "auction": auction,
+        "contract": np.array([contract_text(out[m]) or "" for m in range(count)], dtype=object),
+        "declarer": out[:, K.B_DECLARER].astype(np.int8),
+        "tricks": out[:, K.B_TRICKS].astype(np.int8),
+        "score_ns": out[:, K.B_SCORE_NS],
+        "par_ns": out[:, K.B_PAR_NS],
+    }
+
+
+def contract_text(row) -> str | None:
+    level = int(row[K.B_LEVEL])
+    if level == 0:
+        return None
+    return f"{level}{C.STRAINS[int(row[K.B_STRAIN])]}" + ("", "X", "XX")[int(row[K.B_DOUBLED])]

@@ -1,0 +1,206 @@
+"""The bridge board loop (rules B1-B11), compiled with numba.
+
+Two entry points the engine uses, both ``parallel=True`` over blocks of boards:
+
+- ``deal_chunk`` deals boards ``[start, start + count)``: stream 0 of board ``i``
+  shuffles a fresh deck (Fisher-Yates) and seat ``s`` gets cards ``13s .. 13s+12`` of
+  it, so the cards of ``(seed, i)`` never depend on policies, threads or chunks.
+- ``auction_chunk`` plays the auctions of those boards (B2-B7) and, given the
+  double-dummy tables, scores them (B9-B11). The solver is never called from here:
+  the engine solves the boards a chunk needs in batches first (``dd.py``).
+
+This module imports the policy dispatcher of ``strategies.bridge``: the one place where
+``sim`` reaches into ``strategies`` (numba inlines the policies into the auction loop).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+from sim.games.bridge import core as C
+from sim.games.bridge import obs as O
+from sim.games.bridge.rules import BOARD_VUL, R_VUL
+from sim.rng import DEAL_STREAM, _below, seed_stream
+from strategies import bridge as SB  # noqa: E402
+
+# Error codes written to ``err[m, ERR_CODE]``.
+OK, ILLEGAL_CALL, NO_DD = 0, 1, 2
+ERR_CODE, ERR_SEAT, ERR_VALUE, ERR_LEGAL, ERR_CALL_NO = range(5)
+ERR_SIZE = 5
+
+# Columns of ``board_out`` (int32, boards x BOARD_COLS).
+(B_DEALER, B_VUL, B_LEVEL, B_STRAIN, B_DOUBLED, B_DECLARER, B_TRICKS, B_SCORE_NS, B_PAR_NS,
+ B_NCALLS) = range(10)
+BOARD_COLS = 10
+
+
+@njit(cache=True, _nrt=False)
+def deal_board(seed, index, state, deck, hands, m):
+    """Deal board ``index`` into ``hands[m, 0..3]`` (52-bit masks)."""
+    seed_stream(state, seed, index, DEAL_STREAM)
+    s0, s1, s2, s3 = state[0], state[1], state[2], state[3]
+    for c in range(52):
+        deck[c] = c
+    for i in range(51, 0, -1):
+        j, s0, s1, s2, s3 = _below(i + 1, s0, s1, s2, s3)
+        t = deck[i]
+        deck[i] = deck[j]
+        deck[j] = t
+    for s in range(4):
+        h = np.int64(0)
+        for k in range(13 * s, 13 * s + 13):
+            h |= np.int64(1) << deck[k]
+        hands[m, s] = h
+
+
+@njit(cache=True, parallel=True)
+def deal_chunk(seed, start, count, n_blocks, hands):
+    for b in prange(n_blocks):
+        state = np.zeros(4, dtype=np.uint64)
+        deck = np.zeros(52, dtype=np.int64)
+        for m in range(b * count // n_blocks, (b + 1) * count // n_blocks):
+            deal_board(seed, start + m, state, deck, hands, m)
+
+
+@njit(cache=True, _nrt=False)
+def _fail(err, m, code, seat, value, legal, k):
+    err[m, ERR_CODE] = code
+    err[m, ERR_SEAT] = seat
+    err[m, ERR_VALUE] = value
+    err[m, ERR_LEGAL] = legal
+    err[m, ERR_CALL_NO] = k
+
+
+@njit(cache=True, _nrt=False)
+def play_board(seed, index, R, hands, dd, par_ns, oracle, pids, params, m,
+               o, p, rng, orc, first, board_out, err, log_calls, log_row):
+    """Auction (and, when ``dd`` has rows, the score) of board ``index`` from
+    ``hands[m]`` into ``board_out[m]``.
+
+    ``dd[m, declarer, strain]`` double-dummy tricks (int8), ``par_ns[m]``, ``oracle[m]``
+    (par contract: level, strain, declarer, doubled) -- all empty (0 rows) to play the
+    auction only. Scratch: ``o`` int64[O.SIZE], ``p`` float64[params], ``rng``
+    uint64[4, 4] (one stream per seat), ``orc`` int64[4], ``first`` int64[2, 5] (B7).
+    A non-empty ``log_calls`` records the calls in row ``log_row``.
+    """
+    board = index % 16
+    dealer = board % 4                                                    # B1
+    vul = BOARD_VUL[board] if R[R_VUL] < 0 else R[R_VUL]
+    for s in range(4):
+        seed_stream(rng[s], seed, index, 1 + s)
+    scoring = dd.shape[0] > 0
+    for j in range(4):
+        orc[j] = oracle[m, j] if scoring else 0
+    for i in range(o[O.N_CALLS]):
+        o[O.CALLS + i] = 0
+    o[O.DEALER] = dealer
+    o[O.VUL] = vul
+    o[O.N_CALLS] = 0
+    o[O.LAST_BID] = 0
+    o[O.LAST_BIDDER] = -1
+    o[O.DOUBLED] = 0
+    for side in range(2):
+        for st in range(5):
+            first[side, st] = -1
+    passes = 0
+    k = 0
+    seat = dealer
+    while True:                                                            # B2
+        legal = C.legal_mask(o[O.LAST_BID], o[O.LAST_BIDDER], o[O.DOUBLED], seat)
+        o[O.SEAT] = seat
+        o[O.HAND] = hands[m, seat]
+        o[O.LEGAL] = legal
+        for j in range(params.shape[1]):
+            p[j] = params[seat, j]
+        call = SB.bid(pids[seat], o, p, rng[seat], orc)
+        o[O.HAND] = 0
+        if call < 0 or call >= C.N_CALLS or not (legal >> call) & 1:      # B3, B4
+            _fail(err, m, ILLEGAL_CALL, seat, call, legal, k)
+            return
+        o[O.CALLS + k] = call
+        if log_calls.shape[0] > 0:
+            log_calls[log_row, k] = call
+        k += 1
+        o[O.N_CALLS] = k
+        if call == C.PASS:
+            passes += 1
+        else:
+            passes = 0
+            if call == C.DOUBLE:
+                o[O.DOUBLED] = 1
+            elif call == C.REDOUBLE:
+                o[O.DOUBLED] = 2
+            else:
+                o[O.LAST_BID] = call
+                o[O.LAST_BIDDER] = seat
+                o[O.DOUBLED] = 0                                           # B4
+                st = C.bid_strain(call)
+                if first[seat % 2, st] < 0:
+                    first[seat % 2, st] = seat                             # B7
+        if (o[O.LAST_BID] == 0 and passes == 4) or (o[O.LAST_BID] != 0 and passes == 3):
+            break                                                          # B5, B6
+        seat = (seat + 1) % 4
+    board_out[m, B_DEALER] = dealer
+    board_out[m, B_VUL] = vul
+    board_out[m, B_NCALLS] = k
+    board_out[m, B_PAR_NS] = par_ns[m] if scoring else 0
+    if o[O.LAST_BID] == 0:                                                 # B5
+        board_out[m, B_LEVEL] = 0
+        board_out[m, B_STRAIN] = -1
+        board_out[m, B_DOUBLED] = 0
+        board_out[m, B_DECLARER] = -1
+        board_out[m, B_TRICKS] = -1
+        board_out[m, B_SCORE_NS] = 0
+        return
+    last = o[O.LAST_BID]
+    level = C.bid_level(last)
+    strain = C.bid_strain(last)
+    declarer = first[o[O.LAST_BIDDER] % 2, strain]
+    board_out[m, B_LEVEL] = level
+    board_out[m, B_STRAIN] = strain
+    board_out[m, B_DOUBLED] = o[O.DOUBLED]
+    board_out[m, B_DECLARER] = declarer
+    if not scoring:
+        board_out[m, B_TRICKS] = -1
+        board_out[m, B_SCORE_NS] = 0
+        return
+    tricks = dd[m, declarer, strain]
+    if tricks < 0:
+        _fail(err, m, NO_DD, declarer, strain, 0, k)
+        return
+    declarer_vul = (vul >> (declarer % 2)) & 1                            # NS bit 0, EW bit 1
+    sc = C.score(level, strain, o[O.DOUBLED], declarer_vul, tricks)        # B10
+    board_out[m, B_TRICKS] = tricks
+    board_out[m, B_SCORE_NS] = sc if declarer % 2 == 0 else -sc           # B11
+
+
+@njit(cache=True)
+def new_scratch(n_params):
+    """Per-thread scratch for ``play_board``: (o, p, rng, orc, first)."""
+    return (np.zeros(O.SIZE, dtype=np.int64), np.zeros(max(1, n_params), dtype=np.float64),
+            np.zeros((4, 4), dtype=np.uint64), np.zeros(4, dtype=np.int64),
+            np.zeros((2, 5), dtype=np.int64))
+
+
+@njit(cache=True, parallel=True)
+def auction_chunk(seed, start, count, n_blocks, R, hands, dd, par_ns, oracle, pids, params,
+                  board_out, err):
+    """Boards ``start .. start + count - 1`` into rows ``0 .. count - 1``."""
+    no_log = np.empty((0, 1), dtype=np.int8)
+    for b in prange(n_blocks):
+        o, p, rng, orc, first = new_scratch(params.shape[1])
+        for m in range(b * count // n_blocks, (b + 1) * count // n_blocks):
+            play_board(seed, start + m, R, hands, dd, par_ns, oracle, pids, params, m,
+                       o, p, rng, orc, first, board_out, err, no_log, 0)
+
+
+@njit(cache=True)
+def auction_serial(seed, start, count, R, hands, dd, par_ns, oracle, pids, params,
+                   board_out, err, log_calls):
+    """Like ``auction_chunk`` on one thread; a non-empty ``log_calls`` (count x
+    MAX_AUCTION, int8) records every call."""
+    o, p, rng, orc, first = new_scratch(params.shape[1])
+    for m in range(count):
+        play_board(seed, start + m, R, hands, dd, par_ns, oracle, pids, params, m,
+                   o, p, rng, orc, first, board_out, err, log_calls, m)

@@ -1,0 +1,174 @@
+"""Plain-Python referee of a bridge trace: replays the auction call by call and
+recomputes everything (board facts, legality, contract, declarer, score) from the
+rules text alone, independently of the kernel's code. Raises ``RefereeError`` naming
+the rule at the first disagreement."""
+
+from __future__ import annotations
+
+from sim.errors import BidlabError
+
+STRAINS = "CDHSN"
+
+
+class RefereeError(BidlabError):
+    pass
+
+
+def board_facts(board: int, vulnerability_rule: str) -> tuple[int, str]:
+    """B1: (dealer, vulnerability) of a board number."""
+    dealer = {1: 0, 5: 0, 9: 0, 13: 0, 2: 1, 6: 1, 10: 1, 14: 1,
+              3: 2, 7: 2, 11: 2, 15: 2, 4: 3, 8: 3, 12: 3, 16: 3}[board]
+    if vulnerability_rule != "board":
+        return dealer, {"none": "None", "ns": "NS", "ew": "EW", "both": "Both"}[vulnerability_rule]
+    for vul, boards in (("None", (1, 8, 11, 14)), ("NS", (2, 5, 12, 15)),
+                        ("EW", (3, 6, 9, 16)), ("Both", (4, 7, 10, 13))):
+        if board in boards:
+            return dealer, vul
+    raise AssertionError(board)
+
+
+def duplicate_score(level: int, strain: str, doubled: int, vul: bool, tricks: int) -> int:
+    """B10, written from the rules text: the declaring side's score."""
+    need = 6 + level
+    if tricks < need:
+        u = need - tricks
+        if doubled == 0:
+            return -(100 if vul else 50) * u
+        figures = []
+        for k in range(1, u + 1):
+            if vul:
+                figures.append(200 if k == 1 else 300)
+            else:
+                figures.append(100 if k == 1 else 200 if k <= 3 else 300)
+        return -sum(figures) * (2 if doubled == 2 else 1)
+    first = {"C": 20, "D": 20, "H": 30, "S": 30, "N": 40}[strain]
+    later = {"C": 20, "D": 20, "H": 30, "S": 30, "N": 30}[strain]
+    trick_score = (first + later * (level - 1)) * (1, 2, 4)[doubled]
+    total = trick_score + ((500 if vul else 300) if trick_score >= 100 else 50)
+    if level == 6:
+        total += 750 if vul else 500
+    if level == 7:
+        total += 1500 if vul else 1000
+    total += (0, 50, 100)[doubled]
+    over = tricks - need
+    if doubled == 0:
+        total += over * later
+    elif doubled == 1:
+        total += over * (200 if vul else 100)
+    else:
+        total += over * (400 if vul else 200)
+    return total
+
+
+def imps(diff: int) -> int:
+    """B11, from the table's ranges."""
+    table = [(0, 10), (20, 40), (50, 80), (90, 120), (130, 160), (170, 210), (220, 260),
+             (270, 310), (320, 360), (370, 420), (430, 490), (500, 590), (600, 740),
+             (750, 890), (900, 1090), (1100, 1290), (1300, 1490), (1500, 1740),
+             (1750, 1990), (2000, 2240), (2250, 2490), (2500, 2990), (3000, 3490),
+             (3500, 3990)]
+    a = abs(diff)
+    result = 24
+    for k, (lo, hi) in enumerate(table):
+        if a <= hi:
+            result = k
+            break
+    return result if diff >= 0 else -result
+
+
+def _bid(call: str) -> tuple[int, int] | None:
+    if len(call) == 2 and call[0] in "1234567" and call[1] in STRAINS:
+        return int(call[0]), STRAINS.index(call[1])
+    return None
+
+
+def auction_result(dealer: int, calls: list[str], fail=None):
+    """B2-B7 on a list of calls from the dealer: None when passed out, else
+    ((level, strain, last bidder), doubled, declarer)."""
+    if fail is None:
+        def fail(rule, why):
+            raise RefereeError(f"{why} (rule {rule})")
+    last = None          # (level, strain, seat)
+    doubled = 0
+    passes = 0
+    first_bidder: dict[tuple[int, int], int] = {}
+    seat = dealer
+    for i, call in enumerate(calls):
+        done = (last is None and passes == 4) or (last is not None and passes == 3)
+        if done:
+            fail("B5/B6", f"call {i + 1} ({call}) after the auction ended")
+        bid = _bid(call)
+        if call == "P":
+            passes += 1
+        elif call == "X":
+            if last is None or (last[2] - seat) % 2 == 0 or doubled != 0:
+                fail("B4", f"call {i + 1}: seat {seat} doubles illegally")
+            doubled, passes = 1, 0
+        elif call == "XX":
+            if last is None or (last[2] - seat) % 2 == 1 or doubled != 1:
+                fail("B4", f"call {i + 1}: seat {seat} redoubles illegally")
+            doubled, passes = 2, 0
+        elif bid is not None:
+            if last is not None and (bid[0], bid[1]) <= (last[0], last[1]):
+                fail("B3", f"call {i + 1}: {call} is not higher than the last bid")
+            last = (bid[0], bid[1], seat)
+            doubled, passes = 0, 0
+            first_bidder.setdefault((seat % 2, bid[1]), seat)
+        else:
+            fail("B2", f"call {i + 1}: {call!r} is not a call")
+        seat = (seat + 1) % 4
+    if not ((last is None and passes == 4) or (last is not None and passes == 3)):
+        fail("B5/B6", "the auction has not ended")
+    if last is None:
+        return None
+    return last, doubled, first_bidder[(last[2] % 2, last[1])]
+
+
+def replay(t: dict) -> dict:
+    """Check trace ``t``; returns it unchanged when everything agrees."""
+    def fail(rule: str, why: str):
+        raise RefereeError(f"board {t.get('index')}: {why} (rule {rule})")
+
+    dealer, vul = board_facts(t["board"], t["rules"]["vulnerability"])
+    if t["board"] != t["index"] % 16 + 1:
+        fail("B1", f"board number {t['board']} is not index mod 16 + 1")
+    if (dealer, vul) != (t["dealer"], t["vulnerability"]):
+        fail("B1", f"dealer/vulnerability {t['dealer']}/{t['vulnerability']}, expected "
+                   f"{dealer}/{vul}")
+    cards = "".join(h.replace(".", "") for h in t["hands"])
+    if len(cards) != 52 or any(len(h.replace(".", "")) != 13 for h in t["hands"]):
+        fail("B1", "every seat must hold 13 cards")
+    seen = set()
+    for h in t["hands"]:
+        for suit, ranks in zip("SHDC", h.split(".")):
+            for r in ranks:
+                if (suit, r) in seen:
+                    fail("B1", f"{r}{suit} dealt twice")
+                seen.add((suit, r))
+    result = auction_result(dealer, t["auction"], fail)
+    if result is None:
+        last = None
+    else:
+        last, doubled, declarer_seat = result
+    if last is None:
+        if t["contract"] is not None or t["score_ns"] != 0 or t["declarer"] is not None:
+            fail("B5", "a passed-out board has no contract and scores 0")
+    else:
+        contract = f"{last[0]}{STRAINS[last[1]]}" + ("", "X", "XX")[doubled]
+        if t["contract"] != contract:
+            fail("B6", f"contract {t['contract']}, expected {contract}")
+        declarer = declarer_seat
+        if t["declarer"] != declarer:
+            fail("B7", f"declarer {t['declarer']}, expected {declarer}")
+        tricks = t["dd_table"][declarer][last[1]]
+        if t["tricks"] != tricks:
+            fail("B9", f"tricks {t['tricks']}, the double-dummy table says {tricks}")
+        side_vul = vul == "Both" or vul == ("NS" if declarer % 2 == 0 else "EW")
+        s = duplicate_score(last[0], STRAINS[last[1]], doubled, side_vul, tricks)
+        expected = s if declarer % 2 == 0 else -s
+        if t["score_ns"] != expected:
+            fail("B10", f"score_ns {t['score_ns']}, expected {expected}")
+    for seat_row in t["dd_table"]:
+        if len(seat_row) != 5 or not all(0 <= x <= 13 for x in seat_row):
+            fail("B9", "dd_table rows hold five trick counts 0..13")
+    return t
