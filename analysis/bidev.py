@@ -9,6 +9,10 @@ candidates are measured on identical futures: the intervals of the differences a
 much narrower than those of the means. ``p_best`` is the share of paired bootstrap
 resamples of the rollouts in which the candidate has the highest mean (candidates tied
 for the highest share the resample).
+
+The game declares what ranks its candidates (``Game.bidev_metric``): the match score
+(auktsion) or the win share (pitch, a race to the target score); ``mean``, the
+differences and ``p_best`` are of that metric, and the frame reports the other too.
 """
 
 from __future__ import annotations
@@ -29,8 +33,10 @@ from sim.games import get_game
 @dataclass
 class BidEV:
     """``frame``: one row per candidate: ``action, mean, ci_low, ci_high, win, win_lo,
-    win_hi, diff_vs_best, diff_lo, diff_hi, p_best``; ``best`` the action with the
-    highest mean ``metric``; ``p_best`` its probability of being best."""
+    win_hi, diff_vs_best, diff_lo, diff_hi, p_best``, where ``mean`` and the differences
+    are of ``metric`` (``score``: the match score; ``win``: the win share, and then also
+    ``score, score_lo, score_hi``); ``best`` the action with the highest mean;
+    ``p_best`` its probability of being best."""
 
     game: str
     situation: dict[str, Any]
@@ -38,42 +44,50 @@ class BidEV:
     best: str
     p_best: float
     provenance: dict[str, Any]
+    metric: str = "score"
 
     def to_json(self) -> dict[str, Any]:
-        return {"game": self.game, "situation": self.situation,
+        return {"game": self.game, "situation": self.situation, "metric": self.metric,
                 "candidates": self.frame.to_dict(orient="records"),
                 "best": self.best, "p_best": self.p_best, "provenance": self.provenance}
 
 
 def summarize(actions: list[str], score: np.ndarray, win: np.ndarray, seed: int = 0,
-              bootstrap: int = 1000) -> tuple[pd.DataFrame, str, float]:
+              bootstrap: int = 1000, metric: str = "score") -> tuple[pd.DataFrame, str, float]:
     """Rollout outcomes (rollouts x candidates) -> per-candidate table, best action and
-    its probability of being best."""
-    means = score.mean(axis=0)
+    its probability of being best, all by ``metric`` (``score`` or ``win``)."""
+    if metric not in ("score", "win"):
+        raise ValueError(f"bid-EV metric {metric!r}: expected 'score' or 'win'")
+    x = win if metric == "win" else score  # what ranks the candidates
+    means = x.mean(axis=0)
     best = int(np.argmax(means))
     rows = []
     rng = np.random.default_rng(seed)
-    r = score.shape[0]
+    r = x.shape[0]
     wins = np.zeros(len(actions))
     for _ in range(bootstrap):
-        m = score[rng.integers(0, r, r)].mean(axis=0)
+        m = x[rng.integers(0, r, r)].mean(axis=0)
         top = m == m.max()
         wins[top] += 1.0 / top.sum()  # candidates tied for best share the resample
     p_best = wins / bootstrap
     for c, action in enumerate(actions):
-        mean, lo, hi = mean_ci(score[:, c])
+        mean, lo, hi = mean_ci(x[:, c])
         w, wlo, whi = mean_ci(win[:, c])
-        d = paired_difference(score[:, best], score[:, c])
-        rows.append({"action": action, "mean": mean, "ci_low": lo, "ci_high": hi,
-                     "win": w, "win_lo": wlo, "win_hi": whi, "diff_vs_best": d["diff"],
-                     "diff_lo": d["ci_low"], "diff_hi": d["ci_high"], "p_best": p_best[c]})
+        d = paired_difference(x[:, best], x[:, c])
+        row = {"action": action, "mean": mean, "ci_low": lo, "ci_high": hi,
+               "win": w, "win_lo": wlo, "win_hi": whi}
+        if metric == "win":
+            row["score"], row["score_lo"], row["score_hi"] = mean_ci(score[:, c])
+        rows.append({**row, "diff_vs_best": d["diff"], "diff_lo": d["ci_low"],
+                     "diff_hi": d["ci_high"], "p_best": p_best[c]})
     return pd.DataFrame(rows), actions[best], float(p_best[best])
 
 
 def bid_ev(game: str, situation: Mapping[str, Any], *, rollouts: int = 20_000, seed: int = 0,
            rules: Mapping[str, Any] | None = None, strategies: StrategySpec = None,
            candidates: list[str] | None = None) -> BidEV:
-    """Expected match score (and win share) of each candidate action in ``situation``.
+    """Expected match score and win share of each candidate action in ``situation``,
+    ranked by the game's ``bidev_metric``.
 
     ``situation`` holds the game's situation keys (``bidlab bid-ev GAME --help``), as
     strings or values; ``candidates`` the actions to compare (default: the game's
@@ -88,7 +102,7 @@ def bid_ev(game: str, situation: Mapping[str, Any], *, rollouts: int = 20_000, s
     seats = seat_strategies(game, r, strategies)
     actions, score, win, state = g.rollouts(r, policy_arrays(game, seats), seats.labels,
                                             dict(situation), candidates, seed, rollouts)
-    frame, best, p_best = summarize(actions, score, win, seed)
+    frame, best, p_best = summarize(actions, score, win, seed, metric=g.bidev_metric)
     provenance = {"game": game, "rules": r.to_json(), "strategies": seats.to_json(),
                   "seed": seed, "rollouts": rollouts, "situation": state}
-    return BidEV(game, state, frame, best, p_best, provenance)
+    return BidEV(game, state, frame, best, p_best, provenance, g.bidev_metric)

@@ -138,9 +138,10 @@ def build_parser() -> argparse.ArgumentParser:
                "      --state money=38,40,35,41 --state lot=7 --state price=3 "
                "--state high_bidder=3\n"
                "  bidlab bid-ev auktsion --hand '...' --state money=20,20,20,20 --state lot=A "
-               "--candidates pass,5..12 --rollouts 50000\n\n"
-               "situation keys for auktsion (--state KEY=VALUE; --seat and --hand also):\n"
-               + _situation_help("auktsion"))
+               "--candidates pass,5..12 --rollouts 50000\n"
+               "  bidlab bid-ev pitch --hand 'AH KH 7H 2H 9C 3D' --seat 2 --state dealer=3 "
+               "--state bids=pass,2 --state scores=3,5,0,6\n"
+               + _situations_help())
     _common_game_options(p)
     p.add_argument("--seat", help="your seat (default 0)")
     p.add_argument("--hand", required=True, help="your cards, e.g. 'AH KH 7D 2C' (rank then suit)")
@@ -321,6 +322,17 @@ def _situation_help(game: str) -> str:
         return ""
 
 
+def _situations_help() -> str:
+    """The situation keys of every game that has bid-EV, for the help epilog."""
+    from sim.games import all_games
+    try:
+        names = [name for name, g in all_games().items() if g.situation_help]
+    except Exception:  # noqa: BLE001 - help text must never break the parser
+        names = []
+    return "".join(f"\nsituation keys for {name} (--state KEY=VALUE; --seat and --hand also):\n"
+                   + _situation_help(name) for name in names)
+
+
 def cmd_bid_ev(args) -> None:
     from analysis.bidev import bid_ev
     from sim.rules import parse_assignments
@@ -335,15 +347,20 @@ def cmd_bid_ev(args) -> None:
         return
     import pandas as pd
     f = result.frame
+    by_win = getattr(result, "metric", "score") == "win"
     shown = pd.DataFrame({
         "action": f["action"],
-        "match score [95% CI]": [f"{m:.4g} [{lo:.4g}, {hi:.4g}]"
-                                 for m, lo, hi in zip(f["mean"], f["ci_low"], f["ci_high"])],
+        ("win share" if by_win else "match score") + " [95% CI]": [
+            f"{m:.4g} [{lo:.4g}, {hi:.4g}]" for m, lo, hi in zip(f["mean"], f["ci_low"],
+                                                                  f["ci_high"])],
         "vs best [95% CI]": [f"{d:+.3g} [{lo:+.3g}, {hi:+.3g}]"
                              for d, lo, hi in zip(f["diff_vs_best"], f["diff_lo"], f["diff_hi"])],
-        "win share": [f"{w:.3f}" for w in f["win"]],
+        **({"final score": [f"{x:.3f}" for x in f["score"]]} if by_win else
+           {"win share": [f"{w:.3f}" for w in f["win"]]}),
         "P(best)": [f"{p:.2f}" for p in f["p_best"]]})
-    print(f"{args.game}: {args.rollouts:,} rollouts per candidate, seed {args.seed}\n")
+    print(f"{args.game}: {args.rollouts:,} rollouts per candidate, seed {args.seed}"
+          + (", ranked by win share of the game (final score beside it)" if by_win else "")
+          + "\n")
     _print_table(shown)
     print(f"\nbest: {result.best} (probability it is best: {result.p_best:.2f})")
 

@@ -40,6 +40,10 @@ class Game:
     for the seat in the situation; None where the game has no bid-EV yet."""
     situation_help: str = ""
     """The situation keys ``bid-ev`` accepts, for ``--help`` and error messages."""
+    bidev_metric: str = "score"
+    """What bid-EV ranks candidates by (its ``mean``, best action and P(best)): ``score``
+    (expected match score) or ``win`` (expected win share), whichever the game is played
+    for; the other is reported next to it."""
     match_metrics: tuple[tuple[str, str], ...] = ()
     """(column, title): columns of the ``seats`` table that are equal on every seat of a
     match (pitch: ``deals``); a run summary reports their mean per match with a 95%

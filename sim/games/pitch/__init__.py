@@ -6,6 +6,9 @@ from sim.game import Game
 from sim.games.pitch import rules as _rules
 from sim.games.pitch.engine import run_chunk
 from sim.games.pitch.referee import replay
+from sim.games.pitch.situation import HELP as _SITUATION_HELP
+from sim.games.pitch.situation import METRIC as _BIDEV_METRIC
+from sim.games.pitch.situation import run_rollouts
 from sim.games.pitch.trace import trace
 
 GAME = Game(
@@ -25,6 +28,9 @@ GAME = Game(
                  "joker/game this seat won, deal score, score after",
     },
     summary_metrics=("score", "win"),
+    rollouts=run_rollouts,
+    situation_help=_SITUATION_HELP,
+    bidev_metric=_BIDEV_METRIC,
     match_metrics=(("deals", "mean deals per game (redeals included)"),),
     ratio_metrics=tuple((f"bid made rate by contract: {b}", f"made_{b}", f"pitched_{b}")
                         for b in range(1, 5))

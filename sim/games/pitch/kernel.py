@@ -65,7 +65,8 @@ I_DELTA = I_POINTS + MAX_PLAYERS
 I_OWNERS = I_DELTA + MAX_PLAYERS
 I_TRICK = I_OWNERS + 8
 I_DECK = I_TRICK + 8
-I_SIZE = I_DECK + 56
+I_FORCED = I_DECK + 56      # calls forced on the first deal played (bid-EV), speaking order
+I_SIZE = I_FORCED + MAX_PLAYERS
 
 
 @njit(cache=True, _nrt=False)
@@ -198,8 +199,10 @@ def _ask_card(pid, o, p, rng, work, si, params, rngs, s, legal):
 
 @njit(cache=True, _nrt=False)
 def _bidding(R, o, p, rng, work, si, bid_pids, bid_params, rngs, m, d, dealer, err,
-             log_bids):
-    """P2-P5. Returns (pitcher or -1 for a redeal, contract, held, stuck)."""
+             log_bids, n_forced):
+    """P2-P5. Returns (pitcher or -1 for a redeal, contract, held, stuck). The first
+    ``n_forced`` calls (speaking order) are ``si[I_FORCED + k]`` instead of the
+    policies' (bid-EV: the bids already made, then the candidate call)."""
     n = R[R_PLAYERS]
     min_bid = R[R_MIN_BID]
     high = 0
@@ -207,7 +210,10 @@ def _bidding(R, o, p, rng, work, si, bid_pids, bid_params, rngs, m, d, dealer, e
     held = False
     for k in range(n):
         s = (dealer + 1 + k) % n
-        b = _ask_bid(bid_pids[s], o, p, rng, si, bid_params, rngs, s)
+        if k < n_forced:
+            b = si[I_FORCED + k]
+        else:
+            b = _ask_bid(bid_pids[s], o, p, rng, si, bid_params, rngs, s)
         hold_ok = s == dealer and R[R_DEALER_HOLD] != 0 and 0 < high < 4
         ok = b == PASS or (b == HOLD and hold_ok) or (min_bid <= b <= 4 and b > high)
         if not ok:
@@ -316,21 +322,43 @@ def play_match(seed, index, R, bid_pids, bid_params, play_pids, play_params, m, 
     dealt (masks), the calls in speaking order, the cards in play order and the trick
     winners.
     """
+    for s in range(R[R_PLAYERS]):
+        si[I_SCORES + s] = 0
+    play_game(seed, index, R, bid_pids, bid_params, play_pids, play_params, m, fixed,
+              0, R[R_FIRST_DEALER], 0, o, p, rng, rngs, work, si, seat_out, win, game_out,
+              detail, doff, deal_out, deal_seat, err, log_hands, log_bids, log_cards,
+              log_tricks)
+
+
+@njit(cache=True, _nrt=False)
+def play_game(seed, index, R, bid_pids, bid_params, play_pids, play_params, m, fixed,
+              first_deal, first_dealer, n_forced, o, p, rng, rngs, work, si,
+              seat_out, win, game_out, detail, doff, deal_out, deal_seat,
+              err, log_hands, log_bids, log_cards, log_tricks):
+    """The one match loop: play game ``index`` from deal ``first_deal`` on (dealt by
+    ``first_dealer``, then the next seat and so on) until it ends, into row ``m``.
+
+    ``play_match`` starts it at deal 0 with every score 0. Bid-EV rollouts start it in
+    the middle of a game: the caller writes the scores before ``first_deal`` into
+    ``si[I_SCORES + s]`` and the first ``n_forced`` calls of that deal (speaking order)
+    into ``si[I_FORCED + k]``; ``fixed`` deals the asking seat's hand. Deal ``d`` reads
+    the random streams ``(seed, index, stream)`` as a full game does, so rollout
+    ``index`` gives every candidate the same cards and policy streams.
+    """
     n = R[R_PLAYERS]
     for k in range(n + 1):
         seed_stream(rngs[k], seed, index, DEAL_STREAM + k)
     _start_game(R, o)
     for s in range(n):
-        si[I_SCORES + s] = 0
         win[m, s] = 0.0
         for j in range(SEAT_COLS):
             seat_out[m, s, j] = 0
     winner = -1
     redeals = 0
     deals = 0
-    for d in range(R[R_MAX_DEALS]):
+    for d in range(first_deal, R[R_MAX_DEALS]):
         deals = d + 1
-        dealer = (R[R_FIRST_DEALER] + d) % n                             # P1
+        dealer = (first_dealer + d - first_deal) % n                     # P1
         _deal(R, rngs[DEAL_STREAM], si, fixed, d)
         if log_hands.shape[0] > 0:
             if d >= log_hands.shape[0]:
@@ -341,7 +369,7 @@ def play_match(seed, index, R, bid_pids, bid_params, play_pids, play_params, m, 
         _start_deal(o, n, d, dealer, si)
         pitcher, contract, held, stuck = _bidding(R, o, p, rng, work, si, bid_pids,
                                                   bid_params, rngs, m, d, dealer, err,
-                                                  log_bids)
+                                                  log_bids, n_forced if d == first_deal else 0)
         if err[m, ERR_CODE] != OK:
             return
         row = doff[m] + d

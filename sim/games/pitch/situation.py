@@ -1,0 +1,309 @@
+"""A bid-EV situation for pitch: the user's hand plus the public state of the bidding.
+
+Keys (values as strings from the command line, or Python values):
+
+``seat``    your seat (default 0); it must be your turn to speak
+``hand``    your six cards, e.g. ``"AH KH 7H 2H 9C 3D"`` (the joker is ``JK``, joker
+            games only)
+``dealer``  the dealer of this deal (default: the seat that makes it your turn after
+            ``bids``)
+``bids``    the calls before yours in this deal, in speaking order from the seat after
+            the dealer, each ``pass`` or a bid: ``bids=pass,2`` means the first speaker
+            passed and the second bid 2 (default: none, you speak first)
+``scores``  everyone's score before this deal, one per seat, e.g. ``3,5,-2,6``
+            (default all 0); each below the target
+``deal``    deals played before this one in the game, redeals included (default 0; it
+            only matters near ``max_deals``)
+
+The outcome of a rollout is the end of the game: your win share (1 if you win, 0 if
+not, 1/players for a draw at ``max_deals``) and your final score. Candidates are ranked
+by win share (the game is a race to the target, so that is what a call is for); the
+expected final score is reported next to it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from sim.cards import JOKER, format_card, parse_cards
+from sim.errors import BidlabError
+from sim.games.pitch.obs import HOLD, PASS
+from sim.games.pitch.rules import HAND, TOP_BID
+from sim.rules import Rules
+
+KEYS = ("seat", "hand", "dealer", "bids", "scores", "deal")
+HELP = __doc__.split("\n\n", 1)[1]
+METRIC = "win"
+"""What bid-EV ranks pitch candidates by: the win share of the game."""
+
+
+@dataclass
+class Situation:
+    seat: int
+    hand: list[int]
+    dealer: int
+    bids: list[int]
+    """The calls before the asking seat's, speaking order: PASS (0) or a bid 1..4."""
+    scores: list[int]
+    deal: int
+
+    @property
+    def high(self) -> int:
+        """The highest bid so far (0: none)."""
+        return max(self.bids, default=0)
+
+    def to_json(self, n: int) -> dict[str, Any]:
+        return {"seat": self.seat, "hand": [format_card(c) for c in self.hand],
+                "dealer": self.dealer,
+                "bids": [{"seat": (self.dealer + 1 + k) % n, "bid": b if b != PASS else None}
+                         for k, b in enumerate(self.bids)],
+                "scores": self.scores, "deal": self.deal}
+
+
+def _bad(key: str, value: Any, why: str) -> BidlabError:
+    return BidlabError(f"situation {key}={value!r}: {why}")
+
+
+def _int(key: str, value: Any, lo: int, hi: int) -> int:
+    try:
+        v = int(str(value).strip())
+    except ValueError:
+        raise _bad(key, value, f"expected a whole number in {lo}..{hi}") from None
+    if not lo <= v <= hi:
+        raise _bad(key, value, f"out of range: allowed {lo}..{hi}")
+    return v
+
+
+def _items(value: Any) -> list[str]:
+    if isinstance(value, str):
+        return [t.strip() for t in value.split(",") if t.strip()]
+    return [str(t).strip() for t in value]
+
+
+def _parse_bids(value: Any, rules: Rules) -> list[int]:
+    out: list[int] = []
+    high = 0
+    items = _items(value)
+    if len(items) > rules.players - 1:
+        raise _bad("bids", value, f"at most {rules.players - 1} calls come before yours "
+                                  f"({rules.players} players, you speak once)")
+    for k, item in enumerate(items):
+        text = item.lower()
+        if text in ("pass", "p", "none", "null", "-"):
+            out.append(PASS)
+            continue
+        if text == "hold":
+            raise _bad("bids", value, "only the dealer holds, and he speaks last (P3): no "
+                                      "call can follow a hold")
+        try:
+            b = int(text)
+        except ValueError:
+            raise _bad("bids", value, f"call {k + 1} ({item!r}): write pass or a bid "
+                                      f"{rules.min_bid}..{TOP_BID}") from None
+        lo = max(rules.min_bid, high + 1)
+        if not lo <= b <= TOP_BID:
+            why = (f"the bids are {rules.min_bid}..{TOP_BID} (P2)" if high == 0 else
+                   f"a bid must exceed the highest bid so far, {high}: {lo}..{TOP_BID} (P2)"
+                   if lo <= TOP_BID else f"nothing beats the bid of {high} (P2)")
+            raise _bad("bids", value, f"call {k + 1} ({item}) is illegal: {why}")
+        high = b
+        out.append(b)
+    return out
+
+
+def parse(rules: Rules, values: dict[str, Any]) -> Situation:
+    unknown = sorted(set(values) - set(KEYS))
+    if unknown:
+        raise BidlabError(f"unknown pitch situation key {unknown[0]!r}; known keys: "
+                          f"{', '.join(KEYS)}")
+    if "hand" not in values:
+        raise BidlabError("the situation needs hand= (see `bidlab bid-ev --help`)")
+    n = rules.players
+    seat = _int("seat", values.get("seat", 0), 0, n - 1)
+    try:
+        hand = parse_cards(values["hand"])
+    except BidlabError as e:
+        raise _bad("hand", values["hand"], str(e)) from None
+    if len(hand) != HAND or len(set(hand)) != HAND:
+        raise _bad("hand", values["hand"], f"expected {HAND} different cards (the cards you "
+                                           f"were dealt this deal, P1)")
+    if JOKER in hand and not rules.joker:
+        raise _bad("hand", values["hand"], "there is no joker in this game (rule joker=false)")
+    bids = _parse_bids(values.get("bids", ""), rules)
+    inferred = (seat - 1 - len(bids)) % n
+    if "dealer" in values:
+        dealer = _int("dealer", values["dealer"], 0, n - 1)
+        turn = (dealer + 1 + len(bids)) % n
+        if turn != seat:
+            raise BidlabError(
+                f"it is not seat {seat}'s turn: with dealer {dealer} and {len(bids)} call(s) "
+                f"before it (bids=) it is seat {turn}'s turn; seat {seat} speaks after "
+                f"{(seat - dealer - 1) % n} call(s) when seat {dealer} deals. Fix seat=, "
+                f"dealer= or bids=")
+    else:
+        dealer = inferred
+    scores_text = values.get("scores", ",".join(["0"] * n))
+    parts = _items(scores_text)
+    if len(parts) != n:
+        raise _bad("scores", scores_text, f"expected {n} comma-separated whole numbers, one "
+                                          f"per seat")
+    scores = [_int("scores", p, -10**6, 10**6) for p in parts]
+    over = [s for s, v in enumerate(scores) if v >= rules.target]
+    if over:
+        raise _bad("scores", scores_text, f"seat {over[0]} has reached the target "
+                   f"({rules.target}), so the game is over (P16): every score before a deal "
+                   f"is below the target")
+    deal = _int("deal", values.get("deal", 0), 0, rules.max_deals - 1)
+    return Situation(seat, hand, dealer, bids, scores, deal)
+
+
+def legal_calls(rules: Rules, s: Situation) -> list[int]:
+    """The asking seat's legal calls: PASS, each bid above the highest, HOLD (P2, P3)."""
+    high = s.high
+    calls = [PASS] + list(range(max(rules.min_bid, high + 1), TOP_BID + 1))
+    if s.seat == s.dealer and rules.dealer_hold and 0 < high < TOP_BID:
+        calls.append(HOLD)
+    return calls
+
+
+def action_name(call: int) -> str:
+    return "pass" if call == PASS else "hold" if call == HOLD else f"bid {call}"
+
+
+def _legal_text(calls: list[int]) -> str:
+    bids = [c for c in calls if c > 0]
+    parts = ["pass"]
+    if bids:
+        parts.append(f"bid {bids[0]}" if len(bids) == 1 else f"bid {bids[0]}..{bids[-1]}")
+    if HOLD in calls:
+        parts.append("hold")
+    return ", ".join(parts)
+
+
+def candidates(rules: Rules, s: Situation, given: list[str] | None) -> list[int]:
+    """Candidate calls: ``given`` (``pass``, ``hold``, amounts, ``A..B``), or every legal
+    call (pass, each bid above the highest, and hold for the dealer where P3 allows)."""
+    legal = legal_calls(rules, s)
+    if not given:
+        return legal
+    out: list[int] = []
+    for item in given:
+        for part in str(item).replace(",", " ").split():
+            text = part.lower()
+            if text == "bid":
+                continue
+            if text in ("pass", "hold"):
+                call = PASS if text == "pass" else HOLD
+                if call not in legal:
+                    raise BidlabError(f"candidate hold is illegal here: only the dealer may "
+                                      f"hold, over a bid below {TOP_BID}, with dealer_hold=true "
+                                      f"(P3); legal calls: {_legal_text(legal)}")
+                out.append(call)
+                continue
+            a, sep, b = text.partition("..")
+            try:
+                values = range(int(a), int(b) + 1) if sep else [int(a)]
+            except ValueError:
+                raise BidlabError(f"candidate {part!r}: write pass, hold, a bid or a range "
+                                  f"like 2..4") from None
+            for v in values:
+                if v not in legal or v <= 0:
+                    raise BidlabError(f"candidate bid {v} is illegal here: legal calls are "
+                                      f"{_legal_text(legal)} (P2, P3)")
+                out.append(v)
+    return list(dict.fromkeys(out))
+
+
+def _prepare(rules: Rules, values: dict[str, Any], given: list[str] | None):
+    s = parse(rules, values)
+    calls = np.array(candidates(rules, s, given), np.int64)
+    fixed = np.full((s.deal + 1, rules.players), -1, np.int64)
+    fixed[s.deal, s.seat] = sum(1 << c for c in s.hand)
+    forced = np.zeros(max(1, len(s.bids)), np.int64)
+    forced[:len(s.bids)] = s.bids
+    return s, calls, fixed, forced
+
+
+def _policy_arrays(policies):
+    bid_ids, bid_params = policies["bid"]
+    play_ids, play_params = policies["play"]
+    return (np.ascontiguousarray(bid_ids, dtype=np.int64),
+            np.ascontiguousarray(bid_params, dtype=np.float64),
+            np.ascontiguousarray(play_ids, dtype=np.int64),
+            np.ascontiguousarray(play_params, dtype=np.float64))
+
+
+def run_rollouts(rules: Rules, policies, labels: tuple[str, ...], values: dict[str, Any],
+                 given: list[str] | None, seed: int, n: int):
+    """``Game.rollouts`` for pitch: (action names, score, win, situation as JSON)."""
+    import numba
+
+    from sim.games.pitch.engine import _check, _check_policies
+    from sim.games.pitch.kernel import ERR_SIZE
+    from sim.games.pitch.rollout import rollouts
+    from sim.games.pitch.rules import pack
+
+    _check_policies(policies, rules.players)
+    s, calls, fixed, forced = _prepare(rules, values, given)
+    score = np.zeros((n, len(calls)))
+    win = np.zeros((n, len(calls)))
+    err = np.zeros((n, ERR_SIZE), np.int64)
+    rollouts(np.uint64(seed), n, min(n, 4 * numba.get_num_threads()), pack(rules),
+             *_policy_arrays(policies), s.seat, fixed, s.deal, s.dealer,
+             np.array(s.scores, np.int64), forced, len(s.bids), calls, score, win, err)
+    _check(err, 0, labels)
+    return [action_name(int(c)) for c in calls], score, win, s.to_json(rules.players)
+
+
+def play_rollout(rules: Rules, policies, labels: tuple[str, ...], values: dict[str, Any],
+                 action: str, seed: int, index: int) -> dict[str, Any]:
+    """Rollout ``index`` of one candidate ``action``, recorded: the same game that
+    :func:`run_rollouts` plays for it. Returns ``hands`` (per deal played, each seat's
+    cards as dealt), ``bids`` (per deal, the calls in speaking order: 0 pass, -1 hold),
+    ``score`` and ``win`` of the asking seat, ``deals`` (the deal number the game
+    ended after, counting from 1)."""
+    from sim.games.pitch import kernel as K
+    from sim.games.pitch.engine import _check, _check_policies
+    from sim.games.pitch.obs import NOT_YET
+    from sim.games.pitch.rollout import _setup
+    from sim.games.pitch.rules import pack
+    from sim.games.pitch.trace import mask_cards
+
+    _check_policies(policies, rules.players)
+    s, calls, fixed, forced = _prepare(rules, values, [action])
+    n = rules.players
+    R = pack(rules)
+    arrays = _policy_arrays(policies)
+    o, p, rng, rngs, work, si = K.new_scratch(max(arrays[1].shape[1], arrays[3].shape[1]))
+
+    def play(rows: int):
+        seat_out = np.zeros((1, n, K.SEAT_COLS), np.int32)
+        win = np.zeros((1, n))
+        game_out = np.zeros((1, K.GAME_COLS), np.int32)
+        err = np.zeros((1, K.ERR_SIZE), np.int64)
+        logs = dict(hands=np.zeros((rows, n), np.int64),
+                    bids=np.full((rows, n), NOT_YET, np.int64),
+                    cards=np.full((rows, 6 * n), -1, np.int64),
+                    tricks=np.full((rows, 6), -1, np.int64))
+        if rows == 0:
+            logs = {k: np.empty((0, 1), np.int64) for k in logs}
+        _setup(si, n, np.array(s.scores, np.int64), forced, len(s.bids), calls[0])
+        K.play_game(np.uint64(seed), index, R, *arrays, 0, fixed, s.deal, s.dealer,
+                    len(s.bids) + 1, o, p, rng, rngs, work, si, seat_out, win, game_out,
+                    False, np.zeros(2, np.int64), np.zeros((0, K.DEAL_COLS), np.int32),
+                    np.zeros((0, n, 2), np.int32), err, logs["hands"], logs["bids"],
+                    logs["cards"], logs["tricks"])
+        _check(err, index, labels)
+        return seat_out, win, game_out, logs
+
+    _, _, game_out, _ = play(0)
+    deals = int(game_out[0, K.G_DEALS])
+    seat_out, win, game_out, logs = play(deals)
+    return {"hands": [[mask_cards(logs["hands"][d, t]) for t in range(n)]
+                      for d in range(s.deal, deals)],
+            "bids": [logs["bids"][d].tolist() for d in range(s.deal, deals)],
+            "score": int(seat_out[0, s.seat, K.S_SCORE]), "win": float(win[0, s.seat]),
+            "deals": deals}
