@@ -173,3 +173,35 @@ def test_cli_simulate_and_trace(capsys):
     for key in ("game", "rules", "seed", "index", "board", "dealer", "vulnerability", "hands",
                 "auction", "contract", "declarer", "tricks", "score_ns", "dd_table", "par_ns"):
         assert key in t
+
+
+def test_team_match_is_antisymmetric_and_zero_against_itself():
+    from sim.games.bridge.tools import team_match
+    same = team_match("natural", "natural", N, seed=SEED)
+    assert (same.imps == 0).all() and same.imps_per_board == 0
+    ab = team_match("natural", "pass", N, seed=SEED)
+    ba = team_match("pass", "natural", N, seed=SEED)
+    assert (ab.imps == -ba.imps).all()
+    assert ab.lo <= ab.imps_per_board <= ab.hi
+    par = team_match("par", "pass", N, seed=SEED)
+    assert par.imps_per_board >= 0     # the oracle never loses IMPs to passing out... on average
+
+
+def test_best_contract_on_cached_boards():
+    from sim.games.bridge.deal import Constraints
+    from sim.games.bridge.tools import best_contract
+    hands = parse_deal(BOARDS[0]["deal"])       # every hand fixed: the fixture's board 0
+    c = Constraints(fixed=[int(h) for h in hands])
+    r = best_contract(c, 0, 4, seed=SEED)
+    assert r.tricks.shape == (4, 5) and (r.tricks == np.array(BOARDS[0]["dd_table"][0])).all()
+    assert len(r.contracts) == 35 and r.contracts[0]["mean"] >= r.contracts[-1]["mean"]
+    made = [x for x in r.contracts if x["p_make"] == 1.0]
+    assert all(x["mean"] > 0 for x in made)
+
+
+def test_cli_bridge_team(capsys):
+    from bidlab.cli import main
+    assert main(["bridge", "team", "--a", "natural", "--b", "pass", "-n", str(N), "--seed",
+                 str(SEED), "--json"]) == 0
+    r = json.loads(capsys.readouterr().out)
+    assert r["boards"] == N and r["lo"] <= r["imps_per_board"] <= r["hi"]
