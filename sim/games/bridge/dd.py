@@ -190,7 +190,7 @@ def solve(hands: np.ndarray, strains: tuple[int, ...] = (0, 1, 2, 3, 4),
     """Double-dummy tricks ``(boards, 4, 5)`` int8 (declarer seat, strain C D H S N) of
     ``hands`` for ``strains`` (others -1 unless cached): from the cache, solving only the
     missing boards and strains, which are then cached."""
-    store = store or cache()
+    store = store if store is not None else cache()
     hands = np.asarray(hands, dtype=np.int64)
     keys = deal_keys(hands)
     found = store.get(keys)
@@ -225,7 +225,7 @@ def par(hands: np.ndarray, tables: np.ndarray, dealers: np.ndarray, vuls: np.nda
     """B12: par score for North-South (int32) and a par contract per board (int64
     ``(boards, 4)``: level (0 passed out), strain, declarer, doubled), by DDS's par
     function for the board's dealer and vulnerability, cached."""
-    store = store or cache()
+    store = store if store is not None else cache()
     keys = deal_keys(hands)
     kinds = [int(d) * 4 + int(v) for d, v in zip(dealers, vuls)]
     found = store.get_par(keys, kinds)
@@ -275,7 +275,7 @@ def import_json(path, store: Cache | None = None) -> int:
     import json
 
     from sim.games.bridge.pbn import parse_deal
-    store = store or cache()
+    store = store if store is not None else cache()
     boards = json.loads(Path(path).read_text())["boards"]
     hands = np.array([parse_deal(b["deal"]) for b in boards], dtype=np.int64).reshape(-1, 4)
     keys = deal_keys(hands)
