@@ -603,10 +603,14 @@ def bidev_section(ctx: Context) -> Section:
         s.note("bid-EV not available yet: analysis.bidev is not part of this version.")
         return s
     rollouts = ctx.size(ctx.spec.rollout_share, 200)
+    by_win = getattr(ctx.g, "bidev_metric", "score") == "win"
     s.text(f"For each situation: {rollouts:,} rollouts per candidate action. Each rollout "
            f"deals the hidden cards at random consistently with what is public, plays the "
            f"candidate now and lets {ctx.default_label} play the rest of the match for "
-           f"everyone; all candidates share the same rollouts (common random numbers).")
+           f"everyone; all candidates share the same rollouts (common random numbers)."
+           + (" Candidates are ranked by how often they win the game (the game is a race "
+              "to the target score); the expected final score is shown beside it."
+              if by_win else ""))
     ctx.provenance["bidev"] = []
     for k, sit in enumerate(situations):
         ctx.status(f"bid-EV {k + 1}/{len(situations)}")
@@ -623,8 +627,31 @@ def bidev_section(ctx: Context) -> Section:
         s.add(_h4(sit.title))
         if sit.question:
             s.text(sit.question)
+        by_win = getattr(res, "metric", "score") == "win"
         s.reading(W.sentence(_bidev_reading(frame, str(res.best), res.p_best,
-                                            ctx.spec.score_unit)))
+                                            ctx.spec.score_unit, by_win)))
+        if by_win:
+            cols = {"action": frame["action"].astype(str),
+                    "win share, % [95% CI]": [W.interval(r.mean, r.ci_low, r.ci_high, 100)
+                                              for r in frame.itertuples()],
+                    "expected final score [95% CI]": [
+                        W.interval(r.score, r.score_lo, r.score_hi) for r in frame.itertuples()],
+                    "vs best, % points [95% CI]": [
+                        W.interval(r.diff_vs_best, r.diff_lo, r.diff_hi, 100, sign=True)
+                        for r in frame.itertuples()],
+                    "P(best)": frame["p_best"].map(lambda v: W.share(v, 0))}
+            s.add(Table(pd.DataFrame(cols), f"{sit.title}: candidates", stem))
+            s.add(ctx.figure(f"bidev_{k + 1}", lambda ax, f=frame, b=res.best, t=sit.title:
+                             F.bid_ev_curve(f.assign(mean=100 * f["mean"],
+                                                     ci_low=100 * f["ci_low"],
+                                                     ci_high=100 * f["ci_high"]),
+                                            ax=ax, best=b, title=t,
+                                            ylabel="win share of the game, % (95% band)",
+                                            xlabel="call"),
+                             f"{sit.title}: how often each candidate call wins the game (95% "
+                             f"band of the mean; the differences between candidates are "
+                             f"paired, so much narrower: see the table)", stem))
+            continue
         cols = {"action": frame["action"].astype(str),
                 "expected score [95% CI]": [W.interval(r.mean, r.ci_low, r.ci_high)
                                             for r in frame.itertuples()]}
@@ -645,11 +672,15 @@ def bidev_section(ctx: Context) -> Section:
     return s
 
 
-def _bidev_reading(frame: pd.DataFrame, best: str, p_best: float, unit: str) -> str:
+def _bidev_reading(frame: pd.DataFrame, best: str, p_best: float, unit: str,
+                   by_win: bool = False) -> str:
     """The best candidate, its margin over passing, how sure that is; or that the
-    candidates tie (identical outcomes in every rollout)."""
+    candidates tie (identical outcomes in every rollout). ``by_win``: the frame's
+    ``mean`` is the win share of the game."""
     actions = frame["action"].astype(str)
     row = frame[actions == best].iloc[0]
+    if by_win:
+        return _bidev_win_reading(frame, actions, row, best, p_best)
     has_diff = {"diff_vs_best", "diff_lo", "diff_hi"} <= set(frame.columns)
     if has_diff:
         same = frame[(frame["diff_vs_best"] == 0) & (frame["diff_lo"] == 0) & (frame["diff_hi"] == 0)]
@@ -673,6 +704,32 @@ def _bidev_reading(frame: pd.DataFrame, best: str, p_best: float, unit: str) -> 
         p = frame[actions == "pass"].iloc[0]
         text += "; " + W.difference(best, -p["diff_vs_best"], -p["diff_hi"], -p["diff_lo"],
                                     other="passing", unit=unit)
+    return text + (f"; it is the best candidate in {W.share(p_best, 0)} of bootstrap resamples "
+                   f"of the rollouts")
+
+
+def _bidev_win_reading(frame: pd.DataFrame, actions: pd.Series, row, best: str,
+                       p_best: float) -> str:
+    same = frame[(frame["diff_vs_best"] == 0) & (frame["diff_lo"] == 0) & (frame["diff_hi"] == 0)]
+    if len(same) == len(frame):
+        return (f"every candidate wins the game equally often in every rollout "
+                f"({W.share(row['mean'])}): nothing called here changes the outcome")
+    text = (f"{best} wins the game most often, "
+            f"{W.estimate(row['mean'], row['ci_low'], row['ci_high'], 100, '%')}, "
+            f"with an expected final score of {W.num(row['score'], 2)}")
+    if best != "pass" and "pass" in set(actions):
+        p = frame[actions == "pass"].iloc[0]
+        text += "; " + W.difference(best, -p["diff_vs_best"], -p["diff_hi"], -p["diff_lo"],
+                                    other="passing", verb="wins", unit="percentage points",
+                                    more="more often", less="less often", scale=100)
+    others = frame[actions != best]
+    if len(others):
+        near = others.loc[others["diff_vs_best"].idxmax()]
+        if near["action"] != "pass" or best == "pass":
+            text += "; " + W.difference(best, -near["diff_vs_best"], -near["diff_hi"],
+                                        -near["diff_lo"], other=str(near["action"]),
+                                        verb="wins", unit="percentage points",
+                                        more="more often", less="less often", scale=100)
     return text + (f"; it is the best candidate in {W.share(p_best, 0)} of bootstrap resamples "
                    f"of the rollouts")
 

@@ -3,7 +3,9 @@
 ``play_chunk`` plays games ``[start, start + count)`` into preallocated arrays; it is
 the only entry point the runner uses. ``play_match`` plays one game (deals until
 someone reaches the target, or ``max_deals``) and, when asked, fills a per-deal table
-and logs every bid and card for the trace.
+and logs every bid and card for the trace. Both go through ``play_game``, the one match
+loop, which bid-EV rollouts (``rollout.py``) also start in the middle of a game: at a
+given deal, dealer and scores, with the calls made so far forced.
 
 This module imports the policy dispatchers of ``strategies.pitch``: the one place
 where ``sim`` reaches into ``strategies``, because numba must inline the policies into

@@ -1,0 +1,349 @@
+"""pitch's report: a field of bidding styles and card play, contracts from the default
+table, bid-EV (ranked by how often a call wins the game) at three moments of real games,
+and the house variants players argue about: who gains (the generic section) and what
+each rule does to the game itself (``house``: game length, redeals, contracts made, the
+dealer's edge, holds), paired by game."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+
+from reports import figures as F
+from reports import text as W
+from reports.document import Section, Table
+from reports.spec import GENERIC_SECTIONS, GameSpec, Situation, Variant
+
+SEARCH = 40
+"""Games of the report's seed searched (in order) for each typical situation."""
+SUIT_NAMES = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
+
+
+# -- bid-EV situations from real games ----------------------------------------------------
+
+def _value(hand: list[str], rules: dict) -> tuple[str, float]:
+    """(best trump suit, expected points) of a hand as the strength bidder values it."""
+    from sim.cards import SUITS, parse_cards
+    from strategies.pitch import best_suit
+
+    mask = sum(1 << c for c in parse_cards(hand))
+    suit, value = best_suit(np.int64(mask), rules["players"], 52 + int(rules["joker"]),
+                            int(rules["joker"]), int(rules["low_to"] == "captured"))
+    return SUITS[int(suit)], float(value)
+
+
+def _call_text(bid: dict) -> str:
+    if bid.get("hold"):
+        return f"held at {bid['bid']}"
+    return "passed" if bid["bid"] is None else f"bid {bid['bid']}"
+
+
+def _state(deal: dict, deal_no: int, seat: int, scores: list[int]) -> dict:
+    before = []
+    for b in deal["bids"]:
+        if b["seat"] == seat:
+            break
+        before.append("pass" if b["bid"] is None else str(b["bid"]))
+    return {"seat": seat, "hand": " ".join(deal["hands"][seat]), "dealer": deal["dealer"],
+            "bids": ",".join(before), "scores": ",".join(map(str, scores)), "deal": deal_no}
+
+
+def _story(deal: dict, seat: int, game: int, deal_no: int, rules: dict, scores: list[int]) -> str:
+    """What the asking seat knows and what happened in the real game, in words."""
+    suit, value = _value(deal["hands"][seat], rules)
+    earlier = deal["bids"][:[b["seat"] for b in deal["bids"]].index(seat)]
+    heard = ("it speaks first" if not earlier else
+             "before it " + W.join([f"seat {b['seat']} {_call_text(b)}" for b in earlier]))
+    mine = next(b for b in deal["bids"] if b["seat"] == seat)
+    if deal["pitcher"] is None:
+        outcome = "everyone passed and the deal was thrown in"
+    else:
+        who = "it" if deal["pitcher"] == seat else f"seat {deal['pitcher']}"
+        outcome = (f"{who} pitched {deal['contract']} in {SUIT_NAMES[deal['trump']]} and "
+                   f"{'made it' if deal['made'] else 'was set'}")
+    score_text = ("every score is 0" if not any(scores) else
+                  f"it has {scores[seat]} points against "
+                  f"{W.join([str(x) for s, x in enumerate(scores) if s != seat])}"
+                  f" (target {rules['target']})")
+    dealer = "it deals" if deal["dealer"] == seat else f"seat {deal['dealer']} deals"
+    return (f"Game {game} of the report's seed, deal {deal_no + 1}: {dealer}, seat {seat} holds "
+            f"{' '.join(deal['hands'][seat])} (the strength bidder values it at "
+            f"{value:.1f} points with {SUIT_NAMES[suit]} as trump); {heard}; {score_text}. "
+            f"In the real "
+            f"game it {_call_text(mine)} and {outcome}.")
+
+
+def _high_before(deal: dict, seat: int) -> int:
+    """The highest bid made before ``seat`` spoke in ``deal`` (0: none)."""
+    high = 0
+    for b in deal["bids"]:
+        if b["seat"] == seat:
+            break
+        high = max(high, b["bid"] or 0)
+    return high
+
+
+def situations(ctx) -> list[Situation]:
+    """Three moments of real games of the report's seed (default strategies): the first
+    speaker of a game's first deal; a dealer who may hold over a bid (P3); a player
+    whose rival is within two points of the target. Each is seen by that seat at its
+    turn, with the bids really made before it and the scores really standing."""
+    from analysis.runs import trace
+
+    rules = ctx.rules
+    target = int(rules["target"])
+    found: dict[str, Situation] = {}
+    for game in range(SEARCH):
+        if len(found) == 3:
+            break
+        t = trace("pitch", seed=ctx.seed, index=game, rules=dict(ctx.spec.rules))
+        n = len(t["deals"][0]["hands"])
+        scores = [0] * n
+        for deal_no, deal in enumerate(t["deals"]):
+            high = _high_before(deal, deal["dealer"])
+            if "first" not in found and deal_no == 0:
+                seat = (deal["dealer"] + 1) % n
+                found["first"] = Situation(
+                    "First to speak in a new game", _state(deal, deal_no, seat, scores),
+                    _story(deal, seat, game, deal_no, rules, scores))
+            if ("hold" not in found and rules["dealer_hold"] and 0 < high < 4
+                    and max(scores) < target - 2):
+                seat = deal["dealer"]
+                found["hold"] = Situation(
+                    "The dealer, last to speak, may hold", _state(deal, deal_no, seat, scores),
+                    _story(deal, seat, game, deal_no, rules, scores))
+            if "late" not in found and max(scores) >= target - 2:
+                leader = max(range(n), key=lambda s: (scores[s], -s))
+                others = [s for s in range(n) if s != leader and _high_before(deal, s) < 4]
+                seat = max(others, key=lambda s: (_value(deal["hands"][s], rules)[1], -s))
+                found["late"] = Situation(
+                    "A rival is within two points of the target",
+                    _state(deal, deal_no, seat, scores),
+                    _story(deal, seat, game, deal_no, rules, scores)
+                    + f" Seat {leader} leads with {scores[leader]} points.")
+            scores = list(deal["scores_after"])
+    return [found[k] for k in ("first", "hold", "late") if k in found]
+
+
+# -- what each house rule does to the game --------------------------------------------------
+
+# (key, title, unit in sentences, scale for display)
+HOUSE_METRICS = (
+    ("deals", "deals per game", "deals", 1.0),
+    ("redeals", "redeals per game", "redeals", 1.0),
+    ("made", "contracts made, %", "percentage points", 100.0),
+    ("contract", "mean contract", "", 1.0),
+    ("dealer_edge", "dealer's edge, points per deal", "points", 1.0),
+    ("hold", "contracts taken by a hold, %", "percentage points", 100.0),
+    ("stuck", "contracts forced on the dealer, %", "percentage points", 100.0),
+    ("smudge", "games won by a smudge below the target, %", "percentage points", 100.0),
+)
+SUBJECTS = {"deals": "the number of deals per game", "redeals": "the number of redeals per game",
+            "made": "the share of contracts made", "contract": "the mean contract",
+            "dealer_edge": "the dealer's edge per deal", "hold": "the share of contracts held",
+            "stuck": "the share of contracts forced on a stuck dealer",
+            "smudge": "the share of games won by a smudge"}
+
+
+def _per_game(run, target: int) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+    """Per game, a numerator and a denominator for every house metric (the metric is
+    their ratio over all games: per-game means have denominator 1)."""
+    seats = run.seats.sort_values(["match", "seat"], kind="stable")
+    n = int(seats["seat"].max()) + 1
+    games = len(seats) // n
+    ones = np.ones(games)
+
+    def per(col):
+        return seats[col].to_numpy(np.float64).reshape(games, n)
+
+    pitched = per("pitched").sum(axis=1)
+    wins = per("win")
+    winner = np.where(wins.max(axis=1) == 1.0, wins.argmax(axis=1), -1)
+    deals = run.table("deals").sort_values(["match", "deal", "seat"], kind="stable")
+    match = deals["match"].to_numpy()[::n]
+    score = deals["deal_score"].to_numpy(np.float64).reshape(-1, n)
+    dealer = deals["dealer"].to_numpy()[::n].astype(np.int64)
+    pitcher = deals["pitcher"].fillna(-1).to_numpy()[::n].astype(np.int64)
+    played = pitcher >= 0
+    mine = score[np.arange(len(dealer)), dealer]
+    edge = np.where(played, mine - (score.sum(axis=1) - mine) / (n - 1), 0.0)
+    index = np.searchsorted(np.unique(seats["match"].to_numpy()), match)
+
+    def total(values):
+        return np.bincount(index, weights=np.asarray(values, np.float64), minlength=games)
+
+    contract = deals["contract"].fillna(0).to_numpy()[::n].astype(np.float64)
+    made = deals["made"].fillna(False).to_numpy()[::n].astype(bool)
+    after = deals["score_after"].to_numpy(np.float64).reshape(-1, n)
+    last = np.r_[match[1:] != match[:-1], True]
+    smudge = (last & played & made & (contract == 4) & (winner[index] == pitcher)
+              & (after[np.arange(len(dealer)), np.maximum(pitcher, 0)] < target))
+    return {
+        "deals": (per("deals")[:, 0], ones),
+        "redeals": (per("redeals")[:, 0], ones),
+        "made": (per("made").sum(axis=1), pitched),
+        "contract": (total(np.where(played, contract, 0)), pitched),
+        "dealer_edge": (total(edge), total(played)),
+        "hold": (total(deals["hold"].to_numpy()[::n] & played), pitched),
+        "stuck": (total(deals["stuck"].to_numpy()[::n] & played), pitched),
+        "smudge": (total(smudge), ones),
+    }
+
+
+def _ratio(a: np.ndarray, b: np.ndarray) -> tuple[float, np.ndarray]:
+    """sum(a) / sum(b) and each game's linearised contribution to it (for paired
+    intervals of a difference of ratios, clustered by game)."""
+    r = a.sum() / b.sum() if b.sum() else math.nan
+    return r, (a - r * b) / b.mean() if b.sum() else np.zeros_like(a)
+
+
+def house_frame(base, runs: dict[str, object], target_of: dict[str, int]) -> pd.DataFrame:
+    """One row per variant and metric: ``variant, metric, title, default, value, diff,
+    ci_low, ci_high, p_value`` (diff = variant - default, paired by game: a Student-t
+    interval and test on the games' linearised contributions)."""
+    from scipy import stats
+
+    b = _per_game(base, target_of["default"])
+    rows = []
+    for label, run in runs.items():
+        v = _per_game(run, target_of[label])
+        for key, title, _, _ in HOUSE_METRICS:
+            r0, z0 = _ratio(*b[key])
+            r1, z1 = _ratio(*v[key])
+            diff = r1 - r0
+            g = len(z0)
+            se = float(np.std(z1 - z0, ddof=1)) / math.sqrt(g) if g > 1 else math.nan
+            if se > 0:
+                half = float(stats.t.ppf(0.975, g - 1)) * se
+                p = float(2 * stats.t.sf(abs(diff) / se, g - 1))
+            else:  # the same in every game
+                half, p = 0.0, (1.0 if diff == 0 else 0.0)
+            rows.append({"variant": label, "metric": key, "title": title, "default": r0,
+                         "value": r1, "diff": diff, "ci_low": diff - half,
+                         "ci_high": diff + half, "p_value": p})
+    return pd.DataFrame(rows)
+
+
+def _house_reading(v: Variant, part: pd.DataFrame) -> str:
+    """The rule's largest effects (by their t statistic), in words."""
+    moved = part[(part["ci_low"] > 0) | (part["ci_high"] < 0)].copy()
+    lead = f"with {v.label}" + (f" ({v.why})" if v.why else "")
+    if (part[["diff", "ci_low", "ci_high"]] == 0).all().all():
+        return (lead + ": not one of these figures changes in any game, so with these "
+                       "strategies the rule never comes into play")
+    if moved.empty:
+        return lead + ": none of these figures changes detectably"
+    half = (moved["ci_high"] - moved["ci_low"]) / 2
+    moved["t"] = (moved["diff"].abs() / half.where(half > 0, np.inf)).fillna(np.inf)
+    moved.loc[half == 0, "t"] = np.inf
+    moved = moved.sort_values("t", ascending=False).head(3)
+    units = {k: (u, s) for k, _, u, s in HOUSE_METRICS}
+    parts = []
+    for r in moved.itertuples():
+        unit, scale = units[r.metric]
+        parts.append(_move(SUBJECTS[r.metric], r, unit, scale))
+    return lead + ", " + W.join(parts)
+
+
+def _move(subject: str, r, unit: str, scale: float) -> str:
+    """``"the share of contracts made falls from 75.4% to 71.2% (-4.2 percentage points,
+    95% CI -4.6 to -3.8, p < 0.001)"``."""
+    d, lo, hi = r.diff * scale, r.ci_low * scale, r.ci_high * scale
+    places = max(1, W.places_for(lo, hi, d))
+    pct = "%" if scale == 100 else ""
+    change = f"{W.num(d, places, True)}{' ' + unit if unit else ''}"
+    ci = "" if hi == lo else f", 95% CI {W.num(lo, places, True)} to {W.num(hi, places, True)}"
+    return (f"{subject} {'rises' if d > 0 else 'falls'} from {W.num(r.default * scale, places)}"
+            f"{pct} to {W.num(r.value * scale, places)}{pct} ({change}{ci}, {W.p_text(r.p_value)})")
+
+
+def house_section(ctx) -> Section:
+    from analysis.runs import simulate
+
+    s = Section("house", "House rules: what each one does to the game")
+    variants = ctx.spec.variants or ()
+    n = min(ctx.size(ctx.spec.variant_share), 100_000)
+    s.text(f"The same {n:,} games (same seed) under the default rules and under each "
+           f"variant, {ctx.default_label} in every seat; each change is paired by game. The "
+           f"strategies do not adapt to the rules (strength bids the same whether or not a "
+           f"smudge wins or a stuck dealer must play), so these are the rules' own effects "
+           f"with unchanged players. The dealer's edge is the dealer's deal score minus the "
+           f"mean of the other players', over the deals played.")
+    runs, target_of = {}, {}
+    for k, v in enumerate((Variant({}),) + tuple(variants)):
+        ctx.status(f"house rules {k + 1}/{len(variants) + 1} ({n:,} games)")
+        run = simulate(ctx.game, n, seed=ctx.seed, rules={**ctx.spec.rules, **v.rules},
+                       detail=True, progress=False)
+        runs[v.label] = run
+        target_of[v.label] = int(run.provenance["rules"]["target"])
+    ctx.provenance["house"] = {label: r.provenance["rules"] for label, r in runs.items()}
+    base = runs.pop("default")
+    frame = house_frame(base, runs, target_of)
+    stem = ctx.keep("house", frame)
+    for v in variants:
+        s.reading(W.sentence(_house_reading(v, frame[frame["variant"] == v.label])))
+    rows = []
+    for r in frame.itertuples():
+        scale = next(sc for k, _, _, sc in HOUSE_METRICS if k == r.metric)
+        rows.append({"variant": r.variant, "figure": r.title,
+                     "default": W.num(r.default * scale, 2),
+                     "variant value": W.num(r.value * scale, 2),
+                     "change [95% CI]": W.interval(r.diff, r.ci_low, r.ci_high, scale, sign=True),
+                     "p": W.p_text(r.p_value)})
+    s.add(Table(pd.DataFrame(rows), "Each house rule against the default rules: the game's "
+                "figures and their paired change", stem))
+    for key, label in (("deals", "deals per game"),
+                       ("dealer_edge", "dealer's edge (points per deal)")):
+        part = frame[frame["metric"] == key]
+        base_value = float(part["default"].iloc[0])
+        s.add(ctx.figure(f"house_{key}", lambda ax, p=part, b=base_value, lab=label:
+                         F.interval_bars(list(p["variant"]), p["value"],
+                                         p["value"] - (p["diff"] - p["ci_low"]),
+                                         p["value"] + (p["ci_high"] - p["diff"]),
+                                         colors=["#0072B2"] * len(p), ax=ax, reference=b,
+                                         reference_label=f"default rules: {b:.2f}",
+                                         title=f"{lab[0].upper()}{lab[1:]} under each house rule",
+                                         xlabel=f"{lab} (95% CI of the paired change)",
+                                         value_format="{:.2f}"),
+                         f"{label[0].upper()}{label[1:]} under each variant; whiskers: the 95% "
+                         f"interval of the change against the default rules (paired by game)",
+                         stem))
+    return s
+
+
+SPEC = GameSpec(
+    game="pitch",
+    n=20_000,
+    intro=("Auction Pitch (Setback): four players, each for himself, are dealt six cards. "
+           "One round of bidding from the dealer's left: pass or bid 1 to 4, each bid above "
+           "the last; the dealer, speaking last, may take the contract at the highest bid "
+           "(hold). The winner names trumps by leading to the first trick; six tricks follow. "
+           "A deal scores four points: high and low trump, the jack of trumps, and game (most "
+           "card points in tricks). The pitcher who falls short of his bid loses it; the "
+           "first to 7 wins."),
+    field=("0=basic", "1=strength+greedy:aggression=1.4", "2=strength+greedy:aggression=0.7",
+           "3=strength+pimc:samples=8"),
+    field_note=("Four players, one per seat: the default (strength bidding, greedy card "
+                "play), a bolder bidder (aggression 1.4: bids on 40% more than the hand is "
+                "worth), a timid one (aggression 0.7), and the default bidder with Monte Carlo "
+                "card play (pimc, 8 sampled deals per card)."),
+    detail_share=0.25,
+    variants=(
+        Variant({"dealer_hold": False}, "the dealer may not take the contract at the highest "
+                                        "bid"),
+        Variant({"all_pass": "stuck_dealer"}, "when all pass, the dealer must play min_bid "
+                                              "instead of a redeal"),
+        Variant({"low_to": "captured"}, "low goes to whoever wins the lowest trump, not to "
+                                        "whoever was dealt it"),
+        Variant({"game_tie": "pitcher"}, "a tie for game goes to the pitcher"),
+        Variant({"smudge": True}, "bidding 4 and making it wins the game at once"),
+        Variant({"joker": True}, "53 cards: the joker is a trump worth a point; target 10"),
+    ),
+    variant_share=0.5,
+    situations=situations,
+    rollout_share=0.5,
+    sections=GENERIC_SECTIONS + ("house",),
+    extra={"house": house_section},
+)
