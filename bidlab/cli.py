@@ -61,7 +61,8 @@ def build_parser() -> argparse.ArgumentParser:
                     "the mean match score and win share with 95% intervals.",
         epilog=EXAMPLES)
     _common_game_options(p)
-    p.add_argument("-n", type=int, default=100_000, help="number of matches (default 100000)")
+    p.add_argument("-n", type=int, help="number of matches (default: 100000; bridge 1000, "
+                   "because every new board costs a double-dummy solve)")
     p.add_argument("--out", metavar="PATH.parquet", help="write one row per match and seat "
                    "(columns match, seat, strategy, score, win, ...) to this Parquet file, "
                    "streamed chunk by chunk; provenance is in the file's metadata")
@@ -261,12 +262,17 @@ def _rules(args) -> dict[str, str]:
     return parse_assignments(args.rule)
 
 
+def _default_n(game: str) -> int:
+    from sim.games import get_game
+    return get_game(game).default_n
+
+
 def cmd_simulate(args) -> None:
     from bidlab import api
     from sim.runner import DEFAULT_CHUNK
-    run = None
+    n = args.n if args.n is not None else _default_n(args.game)
     try:
-        run = api.simulate(args.game, args.n, seed=args.seed, rules=_rules(args),
+        run = api.simulate(args.game, n, seed=args.seed, rules=_rules(args),
                            rules_file=args.rules, strategies=args.strategy, out=args.out,
                            detail=args.detail, chunk_size=args.chunk_size or DEFAULT_CHUNK,
                            threads=args.threads, workers=args.workers, scheduler=args.scheduler,

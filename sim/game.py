@@ -32,6 +32,9 @@ class Game:
     replay: Callable[[dict], dict]
     tables: Mapping[str, str]
     """Table name -> one line on what a row is; ``seats`` always, others with detail."""
+    default_n: int = 100_000
+    """Matches a command plays when the user gives no ``-n`` (bridge: fewer, because
+    every new board costs a double-dummy solve)."""
     summary_metrics: tuple[str, ...] = ("score", "win")
     """Columns of the ``seats`` table that a run summary reports per strategy and seat."""
     rollouts: Callable[..., tuple] | None = None

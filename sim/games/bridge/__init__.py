@@ -29,6 +29,7 @@ GAME = Game(
                   "(PBN), the auction (calls joined by spaces), contract, declarer, tricks, "
                   "score_ns, par_ns",
     },
+    default_n=1000,
     summary_metrics=("score", "imps_vs_par", "win"),
     match_metrics=(("score_ns", "mean score_ns per board"),
                    ("imps_ns_vs_par", "mean IMPs per board, NS against par"),
