@@ -94,7 +94,7 @@ def build_parser() -> argparse.ArgumentParser:
     _common_game_options(p)
     p.add_argument("--variant", action="append", metavar="KEY=VALUE[,KEY=VALUE...]",
                    required=True, help="a rule set ('default' for the defaults); repeatable")
-    p.add_argument("-n", type=int, default=100_000, help="matches per variant (default 100000)")
+    p.add_argument("-n", type=int, help="matches per variant (default: 100000; bridge 1000)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
 
@@ -120,7 +120,7 @@ def build_parser() -> argparse.ArgumentParser:
                    "all seats, so seat advantages cancel)")
     p.add_argument("--self-play", type=int, default=0, metavar="K",
                    help="best-response iterations toward a symmetric equilibrium")
-    p.add_argument("-n", type=int, default=200_000, help="matches per evaluation (default 200000)")
+    p.add_argument("-n", type=int, help="matches per evaluation (default: 200000; bridge 2000)")
     p.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
     p.add_argument("--rule", action="append", metavar="KEY=VALUE", help="a house rule; repeatable")
     p.add_argument("--json", action="store_true", help="print one JSON object")
@@ -412,7 +412,8 @@ def cmd_compare(args) -> None:
     from analysis.compare import compare
     from sim.rules import load_rules_file
     rules = {**(load_rules_file(args.rules) if args.rules else {}), **_rules(args)}
-    result = compare(args.game, args.variant, args.n, seed=args.seed, strategies=args.strategy,
+    n = args.n if args.n is not None else _default_n(args.game)
+    result = compare(args.game, args.variant, n, seed=args.seed, strategies=args.strategy,
                      rules=rules, progress=False if args.no_progress else None)
     if args.json:
         print(json.dumps(result.to_json(), indent=1))
@@ -425,7 +426,7 @@ def cmd_compare(args) -> None:
         "difference [95% CI]": [f"{d:+.4g} [{lo:+.4g}, {hi:+.4g}]"
                                 for d, lo, hi in zip(f["diff"], f["ci_low"], f["ci_high"])],
         "p": f["p_value"].map("{:.3g}".format)})
-    print(f"{args.game}: {args.n:,} matches per variant, seed {args.seed}; differences are "
+    print(f"{args.game}: {n:,} matches per variant, seed {args.seed}; differences are "
           f"against {next(iter(result.variants))!r}, paired by match\n")
     _print_table(shown)
 
@@ -433,14 +434,15 @@ def cmd_compare(args) -> None:
 def cmd_optimize(args) -> None:
     from analysis.optimize import optimize
     log = None if args.json else (lambda line: print(line, file=sys.stderr))
-    result = optimize(args.game, args.strategy, n=args.n, seed=args.seed, rules=_rules(args),
+    n = args.n if args.n is not None else 2 * _default_n(args.game)
+    result = optimize(args.game, args.strategy, n=n, seed=args.seed, rules=_rules(args),
                       opponents=args.opponents, params=args.param, seat=args.seat,
                       self_play=args.self_play, log=log)
     if args.json:
         print(json.dumps(result.to_json(), indent=1))
         return
     h = result.history
-    print(f"{args.game}: tuning {args.strategy!r}, {args.n:,} matches per evaluation, "
+    print(f"{args.game}: tuning {args.strategy!r}, {n:,} matches per evaluation, "
           f"{result.provenance['evaluations']} evaluations\n")
     _print_table(h.assign(params=h["params"].map(str), best_response=h["best_response"].map(str),
                           score=h["score"].map("{:.5g}".format),
