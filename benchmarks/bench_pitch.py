@@ -14,7 +14,11 @@ Rows (4 players, default rules, one numba thread, deals per second counting rede
 - the same against the plain-Python engine: target ratio >= 100x (the two engines
   produce identical games; the row's name says whether they did in this run);
 - ``strength`` + ``pimc`` (32 samples per decision) in every seat: target >= 2,000
-  deals/s, with the plain-Python engine as baseline (a few deals, it is slow).
+  deals/s, with the plain-Python engine as baseline (a few deals, it is slow);
+- bid-EV: the first speaker's 5 candidate calls (pass, bid 1..4), each played out to the
+  end of the game on the same N rollouts (``strength+greedy`` everywhere, all numba
+  threads): seconds for ``analysis.bidev.bid_ev`` end to end (rollouts and the bootstrap
+  summary), best of the repeats after a warm-up call; no target.
 """
 
 from __future__ import annotations
@@ -91,6 +95,23 @@ def python_rate(spec: str, seconds: float) -> tuple[float, bool]:
     return rate, kernel.reshape(games, -1).tolist() == scores
 
 
+BIDEV_SITUATION = {"seat": "1", "dealer": "0", "hand": "AH KH 7H 2H 9C 3D"}
+
+
+def bidev_seconds(rollouts: int, repeats: int) -> float:
+    """Seconds of one pitch bid-EV (5 candidates x ``rollouts``), best of ``repeats``."""
+    from analysis.bidev import bid_ev
+
+    bid_ev("pitch", BIDEV_SITUATION, rollouts=100)                  # compile or load
+    best = float("inf")
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        r = bid_ev("pitch", BIDEV_SITUATION, rollouts=rollouts, seed=1)
+        best = min(best, time.perf_counter() - t0)
+    assert len(r.frame) == 5
+    return best
+
+
 def _row(name: str, value: float, unit: str, baseline: float | None, target: str,
          ok: bool | None) -> dict:
     return {"name": name, "value": value, "unit": unit, "baseline": baseline,
@@ -108,6 +129,9 @@ def rows(quick: bool) -> list[dict]:
     pimc, _ = kernel_rate(PIMC, 60 if quick else 400, repeats)
     log("plain Python, pimc (slow: a few deals)")
     py_pimc, same_pimc = python_rate(PIMC, 2.0 if quick else 10.0)
+    bidev_n = 2_000 if quick else 20_000
+    log(f"bid-EV, 5 candidates x {bidev_n:,} rollouts: best of {repeats}")
+    bidev = bidev_seconds(bidev_n, repeats)
     agree = "same games" if same else "games DIFFER"
     agree_pimc = "same games" if same_pimc else "games DIFFER"
     return [
@@ -117,6 +141,8 @@ def rows(quick: bool) -> list[dict]:
              py_greedy, "ratio >= 100x", greedy >= 100 * py_greedy),
         _row(f"pitch kernel, 4 players, strength+pimc:samples=32, 1 thread ({agree_pimc})", pimc,
              "deals/s", py_pimc, ">= 2,000 deals/s", pimc >= 2_000),
+        _row(f"pitch bid-EV: 5 candidates x {bidev_n:,} rollouts (to the end of the game, "
+             f"all threads)", bidev, "s", None, "-", None),
     ]
 
 
@@ -132,7 +158,8 @@ def main(argv: list[str] | None = None) -> int:
         ratio = f"{r['ratio']:,.0f}x" if r["ratio"] else "-"
         base = f"{r['baseline']:,.1f} {r['unit']}" if r["baseline"] else "-"
         ok = {True: "pass", False: "**FAIL**", None: "-"}[r["passed"]]
-        print(f"| {r['name']} | {r['value']:,.0f} {r['unit']} | {base} | {ratio} | "
+        value = f"{r['value']:,.0f}" if r["value"] >= 100 else f"{r['value']:.2f}"
+        print(f"| {r['name']} | {value} {r['unit']} | {base} | {ratio} | "
               f"{r['target']} | {ok} |")
     return 0
 
