@@ -219,3 +219,21 @@ def test_help_lists_the_situation_keys_of_every_game(capsys):
     out = capsys.readouterr().out
     assert "situation keys for auktsion" in out and "situation keys for pitch" in out
     assert "bids=pass,2" in out and "high_bidder" in out
+
+
+def test_the_dealers_pass_after_three_passes_follows_all_pass():
+    """A one-deal game (max_deals=1): with all_pass=redeal the dealer's pass throws the
+    deal in and the game is a draw (P5, P16): score 0 and a quarter of the win in every
+    rollout; with all_pass=stuck_dealer the same pass makes him play min_bid."""
+    situation = {"seat": "3", "hand": "2C 5C 3D 6D 4H 7S", "bids": "pass,pass,pass"}
+    r = bid_ev("pitch", situation, rollouts=300, seed=1, rules={"max_deals": 1},
+               candidates=["pass"])
+    row = r.frame.iloc[0]
+    assert (row["score"], row["score_lo"], row["score_hi"]) == (0, 0, 0)
+    assert (row["win"], row["win_lo"], row["win_hi"]) == (0.25, 0.25, 0.25)
+    r = bid_ev("pitch", situation, rollouts=300, seed=1,
+               rules={"max_deals": 1, "all_pass": "stuck_dealer"}, candidates=["pass", "1"])
+    f = r.frame.set_index("action")
+    assert f.loc["pass", "score_hi"] > f.loc["pass", "score_lo"]  # he plays: scores vary
+    assert f.loc["pass", "mean"] == f.loc["bid 1", "mean"]  # the same contract as bidding 1
+    assert f.loc["pass", "score"] == f.loc["bid 1", "score"]

@@ -28,7 +28,7 @@ def test_situations_are_real_consistent_states():
     assert S.HOLD in S.legal_calls(ctx.rules, hold)
     assert max(late.scores) >= ctx.rules.target - 2 and late.scores[late.seat] < max(late.scores)
     for s in sits:
-        assert f"holds {s.state['hand']}" in s.question and "In the real game it" in s.question
+        assert f"has {s.state['hand']}" in s.question and "In the real game it" in s.question
 
 
 def test_report_has_bid_ev_by_win_share_and_the_house_rules(report):

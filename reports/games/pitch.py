@@ -58,21 +58,22 @@ def _story(deal: dict, seat: int, game: int, deal_no: int, rules: dict, scores: 
              "before it " + W.join([f"seat {b['seat']} {_call_text(b)}" for b in earlier]))
     mine = next(b for b in deal["bids"] if b["seat"] == seat)
     if deal["pitcher"] is None:
-        outcome = "everyone passed and the deal was thrown in"
+        outcome = f"it {_call_text(mine)}; everyone passed and the deal was thrown in"
     else:
-        who = "it" if deal["pitcher"] == seat else f"seat {deal['pitcher']}"
-        outcome = (f"{who} pitched {deal['contract']} in {SUIT_NAMES[deal['trump']]} and "
-                   f"{'made it' if deal['made'] else 'was set'}")
+        result = (f"pitched {deal['contract']} in {SUIT_NAMES[deal['trump']]} and "
+                  f"{'made it' if deal['made'] else 'was set'}")
+        outcome = (f"it {_call_text(mine)}, {result}" if deal["pitcher"] == seat else
+                   f"it {_call_text(mine)}; seat {deal['pitcher']} {result}")
     score_text = ("every score is 0" if not any(scores) else
                   f"it has {scores[seat]} points against "
                   f"{W.join([str(x) for s, x in enumerate(scores) if s != seat])}"
                   f" (target {rules['target']})")
-    dealer = "it deals" if deal["dealer"] == seat else f"seat {deal['dealer']} deals"
-    return (f"Game {game} of the report's seed, deal {deal_no + 1}: {dealer}, seat {seat} holds "
+    who = (f"seat {seat} deals and has" if deal["dealer"] == seat else
+           f"seat {deal['dealer']} deals; seat {seat} has")
+    return (f"Game {game} of the report's seed, deal {deal_no + 1}: {who} "
             f"{' '.join(deal['hands'][seat])} (the strength bidder values it at "
             f"{value:.1f} points with {SUIT_NAMES[suit]} as trump); {heard}; {score_text}. "
-            f"In the real "
-            f"game it {_call_text(mine)} and {outcome}.")
+            f"In the real game {outcome}.")
 
 
 def _high_before(deal: dict, seat: int) -> int:

@@ -15,10 +15,15 @@ Keys (values as strings from the command line, or Python values):
 ``deal``    deals played before this one in the game, redeals included (default 0; it
             only matters near ``max_deals``)
 
+Candidates: pass, each bid above the highest so far, and hold for the dealer where P3
+allows (``--candidates`` picks some: ``pass,hold,3..4``). With ``all_pass=stuck_dealer``
+the dealer's pass after everyone passed means he plays ``min_bid`` (P5).
+
 The outcome of a rollout is the end of the game: your win share (1 if you win, 0 if
 not, 1/players for a draw at ``max_deals``) and your final score. Candidates are ranked
 by win share (the game is a race to the target, so that is what a call is for); the
-expected final score is reported next to it.
+expected final score is reported next to it. The other hands are dealt uniformly from
+the cards you do not hold: the earlier bids do not condition them.
 """
 
 from __future__ import annotations
