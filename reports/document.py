@@ -177,7 +177,7 @@ def _html_table(t: Table) -> str:
                      for row in frame.itertuples(index=False))
     caption = e(t.caption) + (f" <span class=\"note\">(data: data/{e(t.data)}.parquet)</span>"
                               if t.data else "")
-    return (f'<div class="table-wrap"><table>'
+    return ('<div class="table-wrap"><table>'
             + (f"<caption>{caption}</caption>" if caption else "")
             + f"<thead><tr>{head}</tr></thead>\n<tbody>\n{rows}\n</tbody></table></div>")
 

@@ -26,6 +26,7 @@ import numpy as np
 
 from sim.cards import RANKS, format_card, parse_cards
 from sim.errors import BidlabError
+from sim.situation import bad, per_seat, whole
 from sim.rules import Rules
 
 KEYS = ("seat", "hand", "money", "lot", "price", "high_bidder", "passes", "deal", "scores",
@@ -56,31 +57,16 @@ class Situation:
                          for r, (b, p, cs) in sorted(self.sold.items())}}
 
 
-def _bad(key: str, value: Any, why: str) -> BidlabError:
-    return BidlabError(f"situation {key}={value!r}: {why}")
 
 
-def _int(key: str, value: Any, lo: int, hi: int) -> int:
-    try:
-        v = int(str(value).strip())
-    except ValueError:
-        raise _bad(key, value, f"expected a whole number in {lo}..{hi}") from None
-    if not lo <= v <= hi:
-        raise _bad(key, value, f"out of range: allowed {lo}..{hi}")
-    return v
 
 
-def _ints(key: str, value: Any, n: int, lo: int, hi: int) -> list[int]:
-    parts = value.split(",") if isinstance(value, str) else list(value)
-    if len(parts) != n:
-        raise _bad(key, value, f"expected {n} comma-separated whole numbers, one per seat")
-    return [_int(key, p, lo, hi) for p in parts]
 
 
 def _rank(key: str, value: Any) -> int:
     text = str(value).strip().upper().replace("10", "T")
     if len(text) != 1 or text not in RANKS:
-        raise _bad(key, value, f"expected a rank: {' '.join(RANKS)}")
+        raise bad(key, value, f"expected a rank: {' '.join(RANKS)}")
     return RANKS.index(text)
 
 
@@ -95,37 +81,37 @@ def parse(rules: Rules, values: dict[str, Any]) -> Situation:
     n = rules.players
     first = 1 if n == 3 else 0
     per = (52 - 4 * first) // n
-    seat = _int("seat", values.get("seat", 0), 0, n - 1)
+    seat = whole("seat", values.get("seat", 0), 0, n - 1)
     try:
         hand = parse_cards(values["hand"])
     except BidlabError as e:
-        raise _bad("hand", values["hand"], str(e)) from None
+        raise bad("hand", values["hand"], str(e)) from None
     if len(hand) != per or len(set(hand)) != per:
-        raise _bad("hand", values["hand"], f"expected {per} different cards (all the cards you "
+        raise bad("hand", values["hand"], f"expected {per} different cards (all the cards you "
                    f"were dealt this deal)")
     if first and any(c % 13 == 0 for c in hand):
-        raise _bad("hand", values["hand"], "there are no twos with 3 players (A1)")
-    money = _ints("money", values["money"], n, 0, 10**6)
+        raise bad("hand", values["hand"], "there are no twos with 3 players (A1)")
+    money = per_seat("money", values["money"], n, 0, 10**6)
     lot = _rank("lot", values["lot"])
     if lot < first:
-        raise _bad("lot", values["lot"], "there are no twos with 3 players (A1)")
-    price = _int("price", values.get("price", 0), 0, 10**6)
-    deal = _int("deal", values.get("deal", 0), 0, rules.deals_per_match - 1)
-    scores = _ints("scores", values.get("scores", ",".join(["0"] * n)), n, 0, 10**6)
+        raise bad("lot", values["lot"], "there are no twos with 3 players (A1)")
+    price = whole("price", values.get("price", 0), 0, 10**6)
+    deal = whole("deal", values.get("deal", 0), 0, rules.deals_per_match - 1)
+    scores = per_seat("scores", values.get("scores", ",".join(["0"] * n)), n, 0, 10**6)
     sold = _parse_sold(values.get("sold", ""), n, seat, hand, lot, first)
     high = -1
     if price > 0:
         if rules.auction_form == "sealed":
-            raise _bad("price", price, "the sealed form has no price before the bids")
+            raise bad("price", price, "the sealed form has no price before the bids")
         if "high_bidder" not in values:
             raise BidlabError("the situation has a price, so it needs high_bidder=SEAT")
-        high = _int("high_bidder", values["high_bidder"], 0, n - 1)
+        high = whole("high_bidder", values["high_bidder"], 0, n - 1)
         if high == seat:
-            raise _bad("high_bidder", high, "you cannot be asked to call over your own bid "
+            raise bad("high_bidder", high, "you cannot be asked to call over your own bid "
                        "(A10: the lot is sold once the others pass)")
         if money[high] < price:
-            raise _bad("price", price, f"seat {high} has only {money[high]} coins (A8)")
-    passes = _int("passes", values.get("passes", 0), 0, n - 2 if high >= 0 else n - 1)
+            raise bad("price", price, f"seat {high} has only {money[high]} coins (A8)")
+    passes = whole("passes", values.get("passes", 0), 0, n - 2 if high >= 0 else n - 1)
     dealer = (rules.first_dealer + deal) % n
     last_buyer = dealer
     for r in sorted(sold):
@@ -150,18 +136,18 @@ def _parse_sold(text: Any, n: int, seat: int, hand: list[int], lot: int, first: 
     for item in items:
         parts = item.split(":") if isinstance(item, str) else list(item)
         if len(parts) not in (3, 4):
-            raise _bad("sold", item, "write RANK:BUYER:PRICE or RANK:BUYER:PRICE:CARDS")
+            raise bad("sold", item, "write RANK:BUYER:PRICE or RANK:BUYER:PRICE:CARDS")
         rank = _rank("sold", parts[0])
         if not first <= rank < lot or rank in sold:
-            raise _bad("sold", item, f"each earlier rank at most once, before lot {RANKS[lot]}")
-        buyer = _int("sold", parts[1], 0, n - 1)
-        price = _int("sold", parts[2], 1, 10**6)
+            raise bad("sold", item, f"each earlier rank at most once, before lot {RANKS[lot]}")
+        buyer = whole("sold", parts[1], 0, n - 1)
+        price = whole("sold", parts[2], 1, 10**6)
         if buyer == seat:
             cards = [c for c in hand if c % 13 == rank]
         else:
             cards = parse_cards(parts[3]) if len(parts) == 4 else []
             if any(c % 13 != rank or c in hand or c in seen for c in cards):
-                raise _bad("sold", item, f"the face-up cards must be of rank {RANKS[rank]}, "
+                raise bad("sold", item, f"the face-up cards must be of rank {RANKS[rank]}, "
                            f"not in your hand, each card once")
         seen.update(cards)
         sold[rank] = (buyer, price, cards)

@@ -25,7 +25,6 @@ from __future__ import annotations
 import os
 import sqlite3
 import threading
-import time
 from pathlib import Path
 
 import numpy as np
@@ -208,10 +207,8 @@ def solve(hands: np.ndarray, strains: tuple[int, ...] = (0, 1, 2, 3, 4),
             raise BidlabError(f"{len(missing)} boards need solving but the solve limit is "
                               f"{_solve_limit} (tests solve only a handful of boards)")
         rows = list(missing.values())
-        t0 = time.perf_counter()
         solved = solve_direct(hands[rows], strains, progress=progress)
         store.put({keys[r]: solved[j] for j, r in enumerate(rows)})
-        del t0
         index = {keys[r]: j for j, r in enumerate(rows)}
         for i, k in enumerate(keys):
             if k in index:

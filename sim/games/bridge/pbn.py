@@ -79,7 +79,7 @@ def write_pbn(path, boards: list[dict]) -> None:
     vul_pbn = {"None": "None", "NS": "NS", "EW": "EW", "Both": "All"}
     lines = ['% PBN 2.1', '% bidlab export', '']
     for b in boards:
-        lines.append(f'[Event "bidlab"]')
+        lines.append('[Event "bidlab"]')
         lines.append(f'[Board "{b["board"]}"]')
         lines.append(f'[Dealer "{SEAT_LETTERS[b["dealer"]]}"]')
         lines.append(f'[Vulnerable "{vul_pbn[b["vulnerability"]]}"]')

@@ -35,6 +35,7 @@ import numpy as np
 
 from sim.cards import JOKER, format_card, parse_cards
 from sim.errors import BidlabError
+from sim.situation import bad, whole
 from sim.games.pitch.obs import HOLD, PASS
 from sim.games.pitch.rules import HAND, TOP_BID
 from sim.rules import Rules
@@ -68,18 +69,8 @@ class Situation:
                 "scores": self.scores, "deal": self.deal}
 
 
-def _bad(key: str, value: Any, why: str) -> BidlabError:
-    return BidlabError(f"situation {key}={value!r}: {why}")
 
 
-def _int(key: str, value: Any, lo: int, hi: int) -> int:
-    try:
-        v = int(str(value).strip())
-    except ValueError:
-        raise _bad(key, value, f"expected a whole number in {lo}..{hi}") from None
-    if not lo <= v <= hi:
-        raise _bad(key, value, f"out of range: allowed {lo}..{hi}")
-    return v
 
 
 def _items(value: Any) -> list[str]:
@@ -93,7 +84,7 @@ def _parse_bids(value: Any, rules: Rules) -> list[int]:
     high = 0
     items = _items(value)
     if len(items) > rules.players - 1:
-        raise _bad("bids", value, f"at most {rules.players - 1} calls come before yours "
+        raise bad("bids", value, f"at most {rules.players - 1} calls come before yours "
                                   f"({rules.players} players, you speak once)")
     for k, item in enumerate(items):
         text = item.lower()
@@ -101,19 +92,19 @@ def _parse_bids(value: Any, rules: Rules) -> list[int]:
             out.append(PASS)
             continue
         if text == "hold":
-            raise _bad("bids", value, "only the dealer holds, and he speaks last (P3): no "
+            raise bad("bids", value, "only the dealer holds, and he speaks last (P3): no "
                                       "call can follow a hold")
         try:
             b = int(text)
         except ValueError:
-            raise _bad("bids", value, f"call {k + 1} ({item!r}): write pass or a bid "
+            raise bad("bids", value, f"call {k + 1} ({item!r}): write pass or a bid "
                                       f"{rules.min_bid}..{TOP_BID}") from None
         lo = max(rules.min_bid, high + 1)
         if not lo <= b <= TOP_BID:
             why = (f"the bids are {rules.min_bid}..{TOP_BID} (P2)" if high == 0 else
                    f"a bid must exceed the highest bid so far, {high}: {lo}..{TOP_BID} (P2)"
                    if lo <= TOP_BID else f"nothing beats the bid of {high} (P2)")
-            raise _bad("bids", value, f"call {k + 1} ({item}) is illegal: {why}")
+            raise bad("bids", value, f"call {k + 1} ({item}) is illegal: {why}")
         high = b
         out.append(b)
     return out
@@ -127,20 +118,20 @@ def parse(rules: Rules, values: dict[str, Any]) -> Situation:
     if "hand" not in values:
         raise BidlabError("the situation needs hand= (see `bidlab bid-ev --help`)")
     n = rules.players
-    seat = _int("seat", values.get("seat", 0), 0, n - 1)
+    seat = whole("seat", values.get("seat", 0), 0, n - 1)
     try:
         hand = parse_cards(values["hand"])
     except BidlabError as e:
-        raise _bad("hand", values["hand"], str(e)) from None
+        raise bad("hand", values["hand"], str(e)) from None
     if len(hand) != HAND or len(set(hand)) != HAND:
-        raise _bad("hand", values["hand"], f"expected {HAND} different cards (the cards you "
+        raise bad("hand", values["hand"], f"expected {HAND} different cards (the cards you "
                                            f"were dealt this deal, P1)")
     if JOKER in hand and not rules.joker:
-        raise _bad("hand", values["hand"], "there is no joker in this game (rule joker=false)")
+        raise bad("hand", values["hand"], "there is no joker in this game (rule joker=false)")
     bids = _parse_bids(values.get("bids", ""), rules)
     inferred = (seat - 1 - len(bids)) % n
     if "dealer" in values:
-        dealer = _int("dealer", values["dealer"], 0, n - 1)
+        dealer = whole("dealer", values["dealer"], 0, n - 1)
         turn = (dealer + 1 + len(bids)) % n
         if turn != seat:
             raise BidlabError(
@@ -153,15 +144,15 @@ def parse(rules: Rules, values: dict[str, Any]) -> Situation:
     scores_text = values.get("scores", ",".join(["0"] * n))
     parts = _items(scores_text)
     if len(parts) != n:
-        raise _bad("scores", scores_text, f"expected {n} comma-separated whole numbers, one "
+        raise bad("scores", scores_text, f"expected {n} comma-separated whole numbers, one "
                                           f"per seat")
-    scores = [_int("scores", p, -10**6, 10**6) for p in parts]
+    scores = [whole("scores", p, -10**6, 10**6) for p in parts]
     over = [s for s, v in enumerate(scores) if v >= rules.target]
     if over:
-        raise _bad("scores", scores_text, f"seat {over[0]} has reached the target "
+        raise bad("scores", scores_text, f"seat {over[0]} has reached the target "
                    f"({rules.target}), so the game is over (P16): every score before a deal "
                    f"is below the target")
-    deal = _int("deal", values.get("deal", 0), 0, rules.max_deals - 1)
+    deal = whole("deal", values.get("deal", 0), 0, rules.max_deals - 1)
     return Situation(seat, hand, dealer, bids, scores, deal)
 
 

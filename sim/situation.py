@@ -1,0 +1,31 @@
+"""Reading the situation keys of bid-EV (``bidlab bid-ev --state KEY=VALUE``): errors
+that name the key, the value and what is allowed, shared by every game."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sim.errors import BidlabError
+
+
+def bad(key: str, value: Any, why: str) -> BidlabError:
+    return BidlabError(f"situation {key}={value!r}: {why}")
+
+
+def whole(key: str, value: Any, lo: int, hi: int) -> int:
+    """A whole number in ``lo..hi``."""
+    try:
+        v = int(str(value).strip())
+    except ValueError:
+        raise bad(key, value, f"expected a whole number in {lo}..{hi}") from None
+    if not lo <= v <= hi:
+        raise bad(key, value, f"out of range: allowed {lo}..{hi}")
+    return v
+
+
+def per_seat(key: str, value: Any, n: int, lo: int, hi: int) -> list[int]:
+    """``n`` comma-separated whole numbers in ``lo..hi``, one per seat."""
+    parts = value.split(",") if isinstance(value, str) else list(value)
+    if len(parts) != n:
+        raise bad(key, value, f"expected {n} comma-separated whole numbers, one per seat")
+    return [whole(key, p, lo, hi) for p in parts]
