@@ -26,7 +26,7 @@ def per_match(seats: pd.DataFrame, metric: str) -> dict[tuple[str, str], np.ndar
 def paired_difference(x: np.ndarray, y: np.ndarray, level: float = 0.95) -> dict[str, float]:
     """Mean of ``y - x`` over common matches with a Student-t interval and the two-sided
     p-value of the paired t-test (1.0 when every difference is zero)."""
-    from scipy import stats
+    from scipy.special import stdtr, stdtrit
 
     d = np.asarray(y, np.float64) - np.asarray(x, np.float64)
     n = len(d)
@@ -36,8 +36,8 @@ def paired_difference(x: np.ndarray, y: np.ndarray, level: float = 0.95) -> dict
         return {"diff": mean, "ci_low": mean, "ci_high": mean,
                 "p_value": 1.0 if mean == 0.0 else 0.0, "n": n}
     se = sd / math.sqrt(n)
-    half = float(stats.t.ppf(0.5 + level / 2, n - 1)) * se
-    p = float(2 * stats.t.sf(abs(mean / se), n - 1))
+    half = float(stdtrit(n - 1, 0.5 + level / 2)) * se
+    p = float(2 * stdtr(n - 1, -abs(mean / se)))
     return {"diff": mean, "ci_low": mean - half, "ci_high": mean + half, "p_value": p, "n": n}
 
 

@@ -1,9 +1,10 @@
 """bidlab benchmarks: auktsion kernel throughput, peak memory of a streamed run and
-start-up time, plus the pitch rows of ``bench_pitch.py``.
+start-up time, auktsion bid-EV, plus the rows of ``bench_pitch.py`` and ``bench_bridge.py``.
 
     .venv/bin/python benchmarks/run.py            # everything (the 10^7 run takes minutes)
     .venv/bin/python benchmarks/run.py --quick    # smoke run: smaller counts, no 10^7
-    .venv/bin/python benchmarks/run.py --only kernel --only startup   # kernel memory pitch startup
+    .venv/bin/python benchmarks/run.py --only kernel --only startup
+    # benchmarks: kernel memory startup bidev pitch bridge
 
 Every row is a measured value, a baseline measured in the same run, their ratio, and a
 target with pass/fail. The table goes to stdout and to ``benchmarks/results.md``; the
@@ -17,6 +18,7 @@ from __future__ import annotations
 import argparse
 import datetime
 import json
+import importlib
 import os
 import platform
 import re
@@ -34,7 +36,7 @@ GAME = "auktsion"
 STRATEGY = "all=budget"
 CLEAN_ENV = dict(os.environ)  # before ``import sim`` sets NUMBA_CACHE_DIR in this process
 MiB = 1024 * 1024
-BENCHMARKS = ("kernel", "memory", "pitch", "startup")
+BENCHMARKS = ("kernel", "memory", "startup", "bidev", "pitch", "bridge")
 
 
 def log(msg: str) -> None:
@@ -259,15 +261,38 @@ def bench_startup(repeats: int) -> tuple[list[Row], list[tuple[str, float]]]:
 
 # -- 4. other games' rows -------------------------------------------------------------
 
-def bench_pitch(quick: bool) -> list[Row]:
-    """The rows of ``benchmarks/bench_pitch.py`` (pitch kernel against its plain-Python
-    engine), as that file defines them."""
-    sys.path.insert(0, str(HERE))
-    from bench_pitch import rows
+def bench_bidev(quick: bool) -> list[Row]:
+    """auktsion bid-EV end to end: 8 candidate bids x 20,000 rollouts each (all threads)."""
+    from analysis.bidev import bid_ev
 
-    return [Row("pitch", r["name"], r["value"], r["unit"], r["baseline"],
-                "plain Python" if r["baseline"] else "", r["target"].strip("- "), r["passed"])
+    situation = {"hand": "AH KH QH JH 7D 7S 5C 4C 3C 2C 9D TS 8H", "money": "38,40,35,41",
+                 "lot": "7", "price": "3", "high_bidder": "3"}
+    rollouts = 2_000 if quick else 20_000
+    bid_ev(GAME, situation, rollouts=50, candidates=["4..11"])  # compile / load the cache
+    t = time.perf_counter()
+    bid_ev(GAME, situation, rollouts=rollouts, candidates=["4..11"])
+    seconds = time.perf_counter() - t
+    return [check(Row("bidev", f"auktsion bid-EV, 8 candidates x {rollouts:,} rollouts",
+                      seconds, "s"), "value", "<", 30.0, "< 30 s")]
+
+
+def bench_game(game: str, quick: bool) -> list[Row]:
+    """The rows of ``benchmarks/bench_<game>.py``, as that file defines them (each
+    against its own baseline, measured in the same run)."""
+    sys.path.insert(0, str(HERE))
+    rows = importlib.import_module(f"bench_{game}").rows
+    return [Row(game, r["name"], r["value"], r["unit"], r["baseline"],
+                "baseline" if r["baseline"] else "", _target_text(r), r["passed"])
             for r in rows(quick)]
+
+
+def _target_text(r: dict) -> str:
+    """A row's target as text: given as text, or a number that bounds the ratio (rows
+    with a baseline) or the value."""
+    t = r["target"]
+    if t is None or isinstance(t, str):
+        return (t or "").strip("- ")
+    return f"ratio ≥ {t:g}×" if r["baseline"] else f"≥ {t:,} {r['unit']}"
 
 
 # -- output ----------------------------------------------------------------------------
@@ -361,8 +386,10 @@ def main(argv: list[str] | None = None) -> int:
                 info["threading_layer"] = numba.threading_layer()
             elif name == "memory":
                 rows += bench_memory(args.quick)
-            elif name == "pitch":
-                rows += bench_pitch(args.quick)
+            elif name == "bidev":
+                rows += bench_bidev(args.quick)
+            elif name in ("pitch", "bridge"):
+                rows += bench_game(name, args.quick)
             else:
                 startup_rows, profile = bench_startup(startup_repeats)
                 rows += startup_rows

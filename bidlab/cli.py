@@ -39,7 +39,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="bidlab", formatter_class=argparse.RawDescriptionHelpFormatter,
         description="Monte Carlo strategy analysis for auction card games: simulate millions "
                     "of matches under pluggable bidding strategies and summarize equity and "
-                    "win rates with 95%% intervals.", epilog=EXAMPLES)
+                    "win rates with 95% intervals.", epilog=EXAMPLES)
     parser.add_argument("--version", action="version", version=f"bidlab {_version()}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
@@ -169,7 +169,7 @@ def build_parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
         description="team: strategies A and B as two teams on the same boards (A North-South "
                     "at one table, East-West at the other), mean IMPs per board for A with a "
-                    "95%% interval. best: for boards dealt under --hand/--hcp/--shape, the "
+                    "95% interval. best: for boards dealt under --hand/--hcp/--shape, the "
                     "double-dummy tricks of --seat per strain and the expected score of each "
                     "contract. deal: constrained boards written as PBN (--pbn FILE).",
         epilog="examples:\n  bidlab bridge team --a natural --b natural:nt_min=14,nt_max=16 -n 2000\n"
