@@ -17,16 +17,13 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from sim.errors import RefereeError
+from sim.referee import TraceReferee
+from sim.referee import is_int as _is_int
 
 RANKS = "23456789TJQKA"
 SUITS = "CDHS"
 RULE_KEYS = ("players", "start_money", "min_bid", "min_raise", "deals_per_match",
              "carry_money", "leftover_value", "auction_form", "first_dealer", "suit_points")
-
-
-def _is_int(x: Any) -> bool:
-    return isinstance(x, int) and not isinstance(x, bool)
 
 
 def _is_number(x: Any) -> bool:
@@ -37,23 +34,13 @@ def _same_number(a: Any, b: float) -> bool:
     return _is_number(a) and math.isclose(a, b, rel_tol=1e-12, abs_tol=1e-9)
 
 
-class _Referee:
+class _Referee(TraceReferee):
+    game = "auktsion"
+
     def __init__(self, trace: dict):
-        if not isinstance(trace, dict):
-            raise RefereeError(f"a trace is a JSON object (dict), not {type(trace).__name__}")
-        self.trace = trace
-        self.name = f"auktsion trace seed {trace.get('seed')!r} index {trace.get('index')!r}"
+        super().__init__(trace)
         self.calls_checked = 0
         self.lots_checked = 0
-
-    # -- messages ------------------------------------------------------------------
-    def fail(self, where: str, why: str) -> RefereeError:
-        return RefereeError(f"{self.name}, {where}: {why}" if where else f"{self.name}: {why}")
-
-    def field(self, obj: Any, key: str, where: str) -> Any:
-        if not isinstance(obj, dict) or key not in obj:
-            raise self.fail(where, f"field {key!r} is missing")
-        return obj[key]
 
     def seat_list(self, obj: dict, key: str, where: str, number=_is_int) -> list:
         value = self.field(obj, key, where)

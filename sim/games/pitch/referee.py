@@ -15,9 +15,9 @@ machinery or the policies, so a bug there cannot hide itself here.
 
 from __future__ import annotations
 
-from typing import Any
 
-from sim.errors import RefereeError
+from sim.referee import TraceReferee
+from sim.referee import is_int as _is_int
 
 RANKS = "23456789TJQKA"
 SUITS = "CDHS"
@@ -28,27 +28,13 @@ POINTS = ("high", "low", "jack", "joker", "game")  # P17's counting order
 CARD_POINTS = {"A": 4, "K": 3, "Q": 2, "J": 1, "T": 10}
 
 
-def _is_int(x: Any) -> bool:
-    return isinstance(x, int) and not isinstance(x, bool)
+class _Referee(TraceReferee):
+    game = "pitch"
 
-
-class _Referee:
     def __init__(self, trace: dict):
-        if not isinstance(trace, dict):
-            raise RefereeError(f"a trace is a JSON object (dict), not {type(trace).__name__}")
-        self.trace = trace
-        self.name = f"pitch trace seed {trace.get('seed')!r} index {trace.get('index')!r}"
+        super().__init__(trace)
         self.cards_checked = 0
         self.calls_checked = 0
-
-    # -- messages ------------------------------------------------------------------
-    def fail(self, where: str, why: str) -> RefereeError:
-        return RefereeError(f"{self.name}, {where}: {why}" if where else f"{self.name}: {why}")
-
-    def field(self, obj: Any, key: str, where: str) -> Any:
-        if not isinstance(obj, dict) or key not in obj:
-            raise self.fail(where, f"field {key!r} is missing")
-        return obj[key]
 
     # -- rules ---------------------------------------------------------------------
     def check_rules(self) -> None:

@@ -1,0 +1,32 @@
+"""What every game's plain-Python referee shares: reading a JSON trace and saying where
+it is wrong. Deliberately plain Python (no NumPy, no numba), like the referees."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sim.errors import RefereeError
+
+
+def is_int(x: Any) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+class TraceReferee:
+    """Base of a game's referee: ``game`` names it in every message."""
+
+    game = ""
+
+    def __init__(self, trace: dict):
+        if not isinstance(trace, dict):
+            raise RefereeError(f"a trace is a JSON object (dict), not {type(trace).__name__}")
+        self.trace = trace
+        self.name = f"{self.game} trace seed {trace.get('seed')!r} index {trace.get('index')!r}"
+
+    def fail(self, where: str, why: str) -> RefereeError:
+        return RefereeError(f"{self.name}, {where}: {why}" if where else f"{self.name}: {why}")
+
+    def field(self, obj: Any, key: str, where: str) -> Any:
+        if not isinstance(obj, dict) or key not in obj:
+            raise self.fail(where, f"field {key!r} is missing")
+        return obj[key]
