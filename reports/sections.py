@@ -368,7 +368,9 @@ def seats_section(ctx: Context) -> Section:
     top = wins.loc[wins["mean"].idxmax()]
     s.reading(W.sentence(
         f"win shares per seat range from {W.share(wins['mean'].min())} to "
-        f"{W.share(wins['mean'].max())} (fair share {W.share(1 / len(wins))}); the best, "
+        # The fair share is the seats' average: 1/n where the seats share each win, 50%
+        # in bridge, where each side's result is judged against par.
+        f"{W.share(wins['mean'].max())} (fair share {W.share(wins['mean'].mean())}); the best, "
         f"{_seat_label(top['name'])}, wins {W.estimate(top['mean'], top['ci_low'], top['ci_high'], 100, '%')}"))
     shown = pd.DataFrame({"seat": eff["seat"].astype(str),
                           "mean score": eff["mean"].map(lambda v: W.num(v, 2)),
