@@ -109,3 +109,31 @@ def price_vs_value(lots: pd.DataFrame) -> pd.DataFrame:
     """Mean price paid by the value of the lot to its buyer, with intervals."""
     sold = lots.dropna(subset=["price"])
     return clustered_means(sold, "buyer_value", "price")
+
+
+def matchpoints(results: pd.DataFrame, board: str = "board", score: str = "score_ns"
+                ) -> pd.DataFrame:
+    """Matchpoints (bridge, B11): on each board, every North-South result scores 2 for
+    each other result of the board it beats and 1 for each it ties; ``pct`` is that over
+    the top (2 x (results on the board - 1)), as a percentage; East-West gets 100 - pct.
+    :func:`field_percentages` averages them per field (a strategy, a table) with a 95%
+    interval across boards."""
+    _require(results, [board, score], "matchpoints")
+    out = results.copy()
+    ranked = out.groupby(board)[score]
+    # rank(method="average") counts each beaten result once and each tie half: x2 -> MPs
+    out["mp"] = 2 * (ranked.rank(method="average") - 1)
+    top = 2 * (ranked.transform("size") - 1)
+    out["pct"] = np.where(top > 0, 100 * out["mp"] / top.where(top > 0, 1), 50.0)
+    return out
+
+
+def field_percentages(scored: pd.DataFrame, board: str = "board", field: str = "field"
+                      ) -> pd.DataFrame:
+    """Mean matchpoint percentage per field with a 95% interval across boards."""
+    rows = []
+    for name, group in scored.groupby(field, observed=True):
+        mean, lo, hi = mean_ci(group.groupby(board)["pct"].mean().to_numpy())
+        rows.append({field: name, "boards": group[board].nunique(), "pct": mean,
+                     "ci_low": lo, "ci_high": hi})
+    return pd.DataFrame(rows)

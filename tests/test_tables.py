@@ -51,3 +51,18 @@ def test_equity_and_money_flow_on_a_run():
     assert ((prices["price_lo"] <= prices["price"]) & (prices["price"] <= prices["price_hi"])).all()
     assert (prices["sold_share"] <= 1).all()
     assert len(T.price_vs_value(run.table("lots"))) > 5
+
+
+def test_matchpoints_known_answers_b11():
+    """B11 "or matchpoints": 2 per result beaten, 1 per tie, over a top of 2 x (n - 1)."""
+    f = pd.DataFrame({"board": [1, 1, 1, 1, 2, 2],
+                      "field": ["a", "b", "c", "d", "a", "b"],
+                      "score_ns": [420, 450, 420, -50, 100, 100]})
+    s = T.matchpoints(f).set_index(["board", "field"])
+    assert s.loc[(1, "b"), "mp"] == 6 and s.loc[(1, "b"), "pct"] == 100
+    assert s.loc[(1, "a"), "mp"] == 3 and s.loc[(1, "c"), "mp"] == 3  # beat -50, tie 420
+    assert s.loc[(1, "d"), "pct"] == 0
+    assert s.loc[(2, "a"), "pct"] == 50 and s.loc[(2, "b"), "pct"] == 50
+    per = T.field_percentages(T.matchpoints(f)).set_index("field")
+    assert per.loc["b", "pct"] == pytest.approx((100 + 50) / 2)
+    assert per.loc["a", "boards"] == 2
