@@ -205,3 +205,19 @@ def test_cli_bridge_team(capsys):
                  str(SEED), "--json"]) == 0
     r = json.loads(capsys.readouterr().out)
     assert r["boards"] == N and r["lo"] <= r["imps_per_board"] <= r["hi"]
+
+
+def test_team_match_of_a_strategy_with_itself_is_exactly_even_b11():
+    """The same boards at both tables with the same strategy: every board 0 IMPs."""
+    from sim.games.bridge.tools import team_match
+    r = team_match("natural", "natural", N, seed=SEED)
+    assert r.boards == N and (r.imps == 0).all() and r.imps_per_board == 0
+
+
+def test_natural_beats_random_as_a_team_b11():
+    """natural against random, each sitting NS at one table and EW at the other on the
+    fixture's boards: natural wins IMPs, and the 95% interval excludes 0."""
+    from sim.games.bridge.tools import team_match
+    r = team_match("natural", "random", N, seed=SEED)
+    assert r.lo > 0, (r.imps_per_board, r.lo, r.hi)
+    assert (r.score_ns_1 - r.score_ns_2 != 0).any()
