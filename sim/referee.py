@@ -30,3 +30,17 @@ class TraceReferee:
         if not isinstance(obj, dict) or key not in obj:
             raise self.fail(where, f"field {key!r} is missing")
         return obj[key]
+
+    def rules_with(self, keys: tuple[str, ...]) -> dict:
+        """The trace's ``rules``: an object holding exactly ``keys``, in a trace of this
+        game."""
+        if self.trace.get("game", self.game) != self.game:
+            raise self.fail("", f"game is {self.trace.get('game')!r}, not {self.game!r}")
+        rules = self.field(self.trace, "rules", "")
+        if not isinstance(rules, dict):
+            raise self.fail("rules", "must be an object of rule keys")
+        missing = [k for k in keys if k not in rules]
+        unknown = sorted(set(rules) - set(keys))
+        if missing or unknown:
+            raise self.fail("rules", f"missing keys {missing}, unknown keys {unknown}")
+        return rules

@@ -38,15 +38,7 @@ class _Referee(TraceReferee):
 
     # -- rules ---------------------------------------------------------------------
     def check_rules(self) -> None:
-        if self.trace.get("game", "pitch") != "pitch":
-            raise self.fail("", f"game is {self.trace.get('game')!r}, not 'pitch'")
-        rules = self.field(self.trace, "rules", "")
-        if not isinstance(rules, dict):
-            raise self.fail("rules", "must be an object of rule keys")
-        missing = [k for k in RULE_KEYS if k not in rules]
-        unknown = sorted(set(rules) - set(RULE_KEYS))
-        if missing or unknown:
-            raise self.fail("rules", f"missing keys {missing}, unknown keys {unknown}")
+        rules = self.rules_with(RULE_KEYS)
 
         def need(ok: bool, key: str, allowed: str) -> None:
             if not ok:
