@@ -47,9 +47,27 @@ def policy_arrays(game: str, seats: strategies_.SeatAssignment) -> runner.Polici
 
 
 def make_job(game: str, rules: Rules, seats: strategies_.SeatAssignment, seed: int, n: int,
-             detail: bool = False) -> runner.Job:
+             detail: bool = False, deals=None) -> runner.Job:
     return runner.Job(game, rules.to_json(), policy_arrays(game, seats), seats.labels, seed, n,
-                      detail)
+                      detail, deals)
+
+
+def import_deals(game: str, path: str | Path):
+    """The boards of a file (bridge: PBN) that ``simulate``/``trace`` play instead of
+    dealing; match ``i`` is the file's ``i``-th board."""
+    g = get_game(game)
+    if g.read_deals is None:
+        from sim.games import all_games
+        able = [name for name, other in all_games().items() if other.read_deals is not None]
+        raise BidlabError(f"--boards: {game} deals its own boards; games that import boards "
+                          f"from a file: {', '.join(able) or 'none'}")
+    return g.read_deals(path)
+
+
+def _deals_provenance(path, deals) -> dict[str, Any]:
+    import hashlib
+    return {"file": str(path), "count": int(deals.shape[0]),
+            "sha256": hashlib.sha256(deals.tobytes()).hexdigest()}
 
 
 def seat_means(game: str, rules: Rules, seats: strategies_.SeatAssignment, seed: int, n: int,
@@ -93,28 +111,42 @@ class Simulation:
         return self.table("seats")
 
 
-def simulate(game: str, n: int, *, seed: int = 0, rules: Mapping[str, Any] | None = None,
-             rules_file: str | None = None, strategies: StrategySpec = None,
-             out: str | Path | None = None, detail: bool = False,
-             chunk_size: int = runner.DEFAULT_CHUNK, threads: int | None = None,
-             workers: int | None = None, scheduler: str | None = None,
-             progress: bool | None = False) -> Simulation:
+def simulate(game: str, n: int | None = None, *, seed: int = 0,
+             rules: Mapping[str, Any] | None = None, rules_file: str | None = None,
+             strategies: StrategySpec = None, out: str | Path | None = None,
+             detail: bool = False, chunk_size: int = runner.DEFAULT_CHUNK,
+             threads: int | None = None, workers: int | None = None,
+             scheduler: str | None = None, progress: bool | None = False,
+             boards: str | Path | None = None, pbn: str | Path | None = None) -> Simulation:
     """Play ``n`` matches of ``game``; match ``i`` depends only on ``(seed, i)``.
 
     With ``out`` the tables stream to Parquet (memory stays flat); without it they are
     kept in memory. If the run stops early (an error or Ctrl-C), the files hold every
-    chunk completed before the stop and the exception is re-raised.
+    chunk completed before the stop and the exception is re-raised. ``boards``: a file
+    of boards to play instead of dealing (bridge: PBN; ``n`` defaults to all of them,
+    match ``i`` is its ``i``-th board). ``pbn``: write every board played to this file
+    (bridge), streamed like ``out``. ``n`` defaults to the game's ``default_n``.
     """
+    g = get_game(game)
+    deals = import_deals(game, boards) if boards is not None else None
+    if n is None:
+        n = g.default_n if deals is None else deals.shape[0]
     if n < 1:
         raise BidlabError(f"-n {n}: give at least 1 match")
+    if deals is not None and n > deals.shape[0]:
+        raise BidlabError(f"-n {n}: {boards} holds only {deals.shape[0]} boards")
     if seed < 0 or seed >= 2 ** 64:
         raise BidlabError(f"--seed {seed}: give a whole number in 0..2**64-1")
-    g = get_game(game)
+    if pbn is not None and g.board_writer is None:
+        raise BidlabError(f"--pbn: {game} has no board file format (bridge writes PBN)")
     r = make_rules(game, rules, rules_file)
     seats = seat_strategies(game, r, strategies)
-    job = make_job(game, r, seats, seed, n, detail)
+    job = make_job(game, r, seats, seed, n, detail or pbn is not None,
+                   None if deals is None else deals[:n])
     provenance = {"game": game, "rules": r.to_json(), "strategies": seats.to_json(),
                   "seed": seed, "n": n, "version": runner.version(), "detail": detail}
+    if deals is not None:
+        provenance["boards"] = _deals_provenance(boards, deals[:n])
     summary = SeatSummary(seats.labels, g.summary_metrics)
     sinks: list = [summary]
     game_summary = None
@@ -125,14 +157,18 @@ def simulate(game: str, n: int, *, seed: int = 0, rules: Mapping[str, Any] | Non
     if out is not None:
         sink: ParquetSink | MemorySink = ParquetSink(table_paths(out, names), seats.labels, provenance)
     else:
-        sink = MemorySink(seats.labels)
+        sink = MemorySink(seats.labels, names)
+    sinks.append(sink)
+    if pbn is not None:
+        sinks.append(g.board_writer(pbn, seats.labels, _comment(provenance)))
     t0 = time.perf_counter()
     try:
-        runner.run(job, sinks + [sink], chunk_size=chunk_size, threads=threads,
+        runner.run(job, sinks, chunk_size=chunk_size, threads=threads,
                    workers=workers, scheduler=scheduler, progress=progress)
     finally:
-        if isinstance(sink, ParquetSink):
-            sink.close()
+        for s in sinks:
+            if hasattr(s, "close"):
+                s.close()
     provenance["seconds"] = round(time.perf_counter() - t0, 3)
     return Simulation(game, provenance, summary.frame(), summary.matches,
                       Path(out) if out is not None else None,
@@ -140,17 +176,34 @@ def simulate(game: str, n: int, *, seed: int = 0, rules: Mapping[str, Any] | Non
                       game_summary.frame() if game_summary is not None else pd.DataFrame())
 
 
+def _comment(provenance: dict[str, Any]) -> str:
+    """Where a board file comes from, for its header."""
+    p = provenance
+    source = f"the boards of {p['boards']['file']}" if "boards" in p else "dealt boards"
+    players = ", ".join(f"{s['seat']}={s['label']}" for s in p["strategies"])
+    return (f"bidlab {p['version']}: {p['game']}, {p['n']} boards ({source}), seed "
+            f"{p['seed']}\nstrategies by seat: {players}")
+
+
 def trace(game: str, *, seed: int = 0, index: int = 0, rules: Mapping[str, Any] | None = None,
           rules_file: str | None = None, strategies: StrategySpec = None,
-          check: bool = False) -> dict[str, Any]:
+          check: bool = False, boards: str | Path | None = None) -> dict[str, Any]:
     """The JSON hand history of match ``index`` of the run with ``seed`` (the same match
-    :func:`simulate` plays); ``check`` replays it through the plain-Python referee."""
+    :func:`simulate` plays); ``check`` replays it through the plain-Python referee.
+    ``boards``: the file :func:`simulate` played (``index`` selects its board, from 0)."""
     if index < 0:
         raise BidlabError(f"--index {index}: match indices start at 0")
     g = get_game(game)
     r = make_rules(game, rules, rules_file)
     seats = seat_strategies(game, r, strategies)
-    result = g.trace(r, policy_arrays(game, seats), seats.labels, seed, index)
+    extra = {}
+    if boards is not None:
+        deals = import_deals(game, boards)
+        if index >= deals.shape[0]:
+            raise BidlabError(f"--index {index}: {boards} holds {deals.shape[0]} boards "
+                              f"(indices 0..{deals.shape[0] - 1})")
+        extra["deals"] = deals[index:index + 1]
+    result = g.trace(r, policy_arrays(game, seats), seats.labels, seed, index, **extra)
     if check:
         g.replay(result)
     return result

@@ -78,6 +78,12 @@ def build_parser() -> argparse.ArgumentParser:
     where.add_argument("--scheduler", metavar="ADDRESS",
                        help="run chunks on an existing Dask cluster, e.g. tcp://host:8786 "
                             "(bidlab of the same version must be installed on its workers)")
+    p.add_argument("--boards", metavar="FILE.pbn", help="bridge: play the boards of this PBN "
+                   "file instead of dealing (match i is its i-th board; board number, dealer "
+                   "and vulnerability from its tags, else by board number); -n defaults to "
+                   "all of them")
+    p.add_argument("--pbn", metavar="FILE", help="bridge: write every board played (deal, "
+                   "auction, contract, declarer, tricks, score, par) to this PBN file")
     p.add_argument("--json", action="store_true", help="print the summary as JSON")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
 
@@ -156,31 +162,53 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print one JSON object")
 
     p = sub.add_parser("trace", help="print the JSON hand history of one match",
+                       formatter_class=argparse.RawDescriptionHelpFormatter,
                        description="Print match INDEX of the run with SEED as JSON: hands, "
                                    "every call, every score (the same match `simulate` plays "
-                                   "with the same seed, rules and strategies).")
+                                   "with the same seed, rules and strategies).",
+                       epilog="examples:\n  bidlab trace auktsion --seed 1 --index 7 --check\n"
+                              "  bidlab trace bridge --seed 1 --index 3 --pbn\n"
+                              "  bidlab trace bridge --boards hands.pbn --index 0 --check\n")
     _common_game_options(p)
     p.add_argument("--index", type=int, default=0, help="match index (default 0)")
     p.add_argument("--check", action="store_true",
                    help="also replay it through the plain-Python referee")
+    p.add_argument("--boards", metavar="FILE.pbn", help="bridge: the board comes from this "
+                   "PBN file (--index selects it, from 0), as `simulate --boards` plays it")
+    p.add_argument("--pbn", action="store_true", help="bridge: print the board as PBN "
+                   "instead of JSON")
 
     p = sub.add_parser(
-        "bridge", help="bridge tools: team match, best contract, constrained deals as PBN",
+        "bridge", help="bridge tools: team match, pairs (matchpoints), best contract, deals",
         formatter_class=argparse.RawDescriptionHelpFormatter,
         description="team: strategies A and B as two teams on the same boards (A North-South "
                     "at one table, East-West at the other), mean IMPs per board for A with a "
-                    "95% interval. best: for boards dealt under --hand/--hcp/--shape, the "
-                    "double-dummy tricks of --seat per strain and the expected score of each "
-                    "contract. deal: constrained boards written as PBN (--pbn FILE).",
+                    "95% interval. pairs: every STRATEGY sits North-South on the same boards "
+                    "against the same East-West --opponents; each board is matchpointed "
+                    "across them; mean matchpoint percentage per strategy and paired "
+                    "differences, with 95% intervals across boards. best: for boards dealt "
+                    "under --hand/--hcp/--shape, the double-dummy tricks of --seat per strain "
+                    "and the expected score of each contract. deal: constrained boards "
+                    "written as PBN (--pbn FILE). team and pairs play the boards of a PBN "
+                    "file with --boards FILE.pbn.",
         epilog="examples:\n  bidlab bridge team --a natural --b natural:nt_min=14,nt_max=16 -n 2000\n"
+               "  bidlab bridge pairs natural random par -n 500 --opponents natural\n"
+               "  bidlab bridge pairs natural natural:nt_min=14,nt_max=16 --boards hands.pbn\n"
                "  bidlab bridge best --hand N=AKQ52.K3.742.Q87 --hcp S=10-12 --seat 0 -n 200\n"
                "  bidlab bridge deal --hcp N=20- -n 100 --pbn strong.pbn\n")
-    p.add_argument("tool", choices=["team", "best", "deal"])
+    p.add_argument("tool", choices=["team", "pairs", "best", "deal"])
+    p.add_argument("strategies", nargs="*", metavar="STRATEGY",
+                   help="pairs: the strategies of the field, NAME[:param=value,...] "
+                        "(at least two)")
     p.add_argument("--a", default="natural", help="team A's strategy (team)")
     p.add_argument("--b", default="natural", help="team B's strategy (team)")
-    p.add_argument("-n", type=int, default=200, help="boards (default 200; double-dummy "
-                   "solving costs ~0.15 s of a core per new board, cached on disk)")
+    p.add_argument("--opponents", default="natural", metavar="NAME[:param=value,...]",
+                   help="pairs: the East-West strategy at every table (default natural)")
+    p.add_argument("-n", type=int, help="boards (default 200, or every board of --boards; "
+                   "double-dummy solving costs ~0.15 s of a core per new board, cached on disk)")
     p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--boards", metavar="FILE.pbn", help="team, pairs: play the boards of this "
+                   "PBN file instead of dealing")
     p.add_argument("--hand", action="append", metavar="SEAT=S.H.D.C",
                    help="a fixed hand, PBN suit order, e.g. N=AKQ52.K3.742.Q87; repeatable")
     p.add_argument("--hcp", action="append", metavar="SEAT=LO-HI", help="an HCP range, "
@@ -191,6 +219,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--vulnerable", action="store_true", help="best: the declarer is vulnerable")
     p.add_argument("--pbn", metavar="FILE", help="deal: write the boards to this PBN file")
     p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
 
     p = sub.add_parser(
         "report", help="the statistics report of every game (HTML, Markdown, figures, data)",
@@ -270,13 +299,13 @@ def _default_n(game: str) -> int:
 def cmd_simulate(args) -> None:
     from bidlab import api
     from sim.runner import DEFAULT_CHUNK
-    n = args.n if args.n is not None else _default_n(args.game)
     try:
-        run = api.simulate(args.game, n, seed=args.seed, rules=_rules(args),
+        run = api.simulate(args.game, args.n, seed=args.seed, rules=_rules(args),
                            rules_file=args.rules, strategies=args.strategy, out=args.out,
                            detail=args.detail, chunk_size=args.chunk_size or DEFAULT_CHUNK,
                            threads=args.threads, workers=args.workers, scheduler=args.scheduler,
-                           progress=False if args.no_progress else None)
+                           progress=False if args.no_progress else None, boards=args.boards,
+                           pbn=args.pbn)
     except KeyboardInterrupt:
         if args.out:
             print(f"interrupted: {args.out} holds every chunk completed before the stop",
@@ -291,13 +320,16 @@ def cmd_simulate(args) -> None:
     print(format_summary(run))
     if args.out:
         print(f"\nresults: {args.out}" + (" (+ detail tables next to it)" if args.detail else ""))
+    if args.pbn:
+        print(f"boards: {args.pbn} ({run.completed:,} boards, PBN)")
 
 
 def format_summary(run) -> str:
     """The summary as a human-readable table."""
     p = run.provenance
     rules = ", ".join(f"{k}={json.dumps(v).replace(' ', '')}" for k, v in p["rules"].items())
-    lines = [f"{p['game']}: {run.completed:,} matches, seed {p['seed']}, "
+    source = f", boards of {p['boards']['file']}" if "boards" in p else ""
+    lines = [f"{p['game']}: {run.completed:,} matches, seed {p['seed']}{source}, "
              f"{p['seconds']:.1f} s", textwrap.fill(f"rules: {rules}", 100,
                                                      subsequent_indent="  "), ""]
     frame = run.summary.copy()
@@ -401,9 +433,16 @@ def cmd_bid_ev(args) -> None:
 
 def cmd_trace(args) -> None:
     from bidlab import api
+    from sim.errors import BidlabError
+    from sim.games import get_game
+    text = get_game(args.game).trace_text
+    if args.pbn and text is None:
+        raise BidlabError(f"--pbn: {args.game} has no board notation (bridge prints PBN)")
     result = api.trace(args.game, seed=args.seed, index=args.index, rules=_rules(args),
-                       rules_file=args.rules, strategies=args.strategy, check=args.check)
-    print(json.dumps(result, indent=1))
+                       rules_file=args.rules, strategies=args.strategy, check=args.check,
+                       boards=args.boards)
+    print(text(result) if args.pbn else json.dumps(result, indent=1), end="" if args.pbn
+          else "\n")
     if args.check:
         print("referee: every call and every score checks out", file=sys.stderr)
 
@@ -478,23 +517,77 @@ COMMANDS["report"] = cmd_report
 
 
 def cmd_bridge(args) -> None:
+    from sim.errors import BidlabError
     from sim.games.bridge.deal import Constraints
-    c = Constraints.parse(args.hand, args.hcp, args.shape)
+    if args.strategies and args.tool != "pairs":
+        raise BidlabError(f"bridge {args.tool} takes no strategy list ({' '.join(args.strategies)})"
+                          f"; team takes --a and --b, pairs takes the list")
+    if args.boards and args.tool not in ("team", "pairs"):
+        raise BidlabError(f"--boards: bridge {args.tool} deals its own boards; team and pairs "
+                          f"play the boards of a PBN file")
+    progress = False if args.no_progress else None
     if args.tool == "team":
-        from sim.games.bridge.tools import team_match
-        r = team_match(args.a, args.b, args.n, seed=args.seed, progress=None)
-        result = {"a": r.a, "b": r.b, "boards": r.boards, "imps_per_board": r.imps_per_board,
-                  "lo": r.lo, "hi": r.hi}
-        if args.json:
-            print(json.dumps(result, indent=1))
-        else:
-            print(f"team match, {r.boards:,} boards, seed {args.seed}: A = {r.a}, B = {r.b}\n"
-                  f"IMPs per board for A: {r.imps_per_board:+.3f} [{r.lo:+.3f}, {r.hi:+.3f}] "
-                  f"(95% interval)")
-    elif args.tool == "best":
+        _bridge_team(args, progress)
+    elif args.tool == "pairs":
+        _bridge_pairs(args, progress)
+    else:
+        _bridge_hands(args, Constraints.parse(args.hand, args.hcp, args.shape), progress)
+
+
+def _bridge_team(args, progress) -> None:
+    from sim.games.bridge.tools import team_match
+    deals = None
+    if args.boards:
+        from analysis.runs import import_deals
+        deals = import_deals("bridge", args.boards)
+    n = args.n if args.n is not None else (200 if deals is None else deals.shape[0])
+    r = team_match(args.a, args.b, n, seed=args.seed, progress=progress, deals=deals)
+    result = {"a": r.a, "b": r.b, "boards": r.boards, "imps_per_board": r.imps_per_board,
+              "lo": r.lo, "hi": r.hi}
+    if args.boards:
+        result["boards_file"] = args.boards
+    if args.json:
+        print(json.dumps(result, indent=1))
+        return
+    source = f"boards of {args.boards}" if args.boards else f"seed {args.seed}"
+    print(f"team match, {r.boards:,} boards, {source}: A = {r.a}, B = {r.b}\n"
+          f"IMPs per board for A: {r.imps_per_board:+.3f} [{r.lo:+.3f}, {r.hi:+.3f}] "
+          f"(95% interval)")
+
+
+def _bridge_pairs(args, progress) -> None:
+    from analysis.bridge import pairs
+    r = pairs(args.strategies, args.n, seed=args.seed, opponents=args.opponents,
+              boards=args.boards, progress=progress)
+    if args.json:
+        print(json.dumps(r.to_json(), indent=1))
+        return
+    import pandas as pd
+    p = r.provenance
+    source = f"boards of {args.boards}" if args.boards else f"seed {args.seed}"
+    print(f"pairs: {p['boards']:,} boards, {source}; every field sits North-South against "
+          f"{r.opponents} East-West; matchpoints per board across the field\n")
+    f = r.frame
+    _print_table(pd.DataFrame({
+        "field": f["field"].astype(str),
+        "matchpoints % [95% CI]": [f"{m:.2f} [{lo:.2f}, {hi:.2f}]" for m, lo, hi in
+                                   zip(f["pct"], f["ci_low"], f["ci_high"])],
+        "mean score_ns": f["score_ns"].map("{:+.1f}".format)}))
+    d = r.differences
+    print("\npaired differences (second minus first, same boards), percentage points:\n")
+    _print_table(pd.DataFrame({
+        "first": d["first"], "second": d["second"],
+        "difference [95% CI]": [f"{x:+.2f} [{lo:+.2f}, {hi:+.2f}]" for x, lo, hi in
+                                zip(d["diff"], d["ci_low"], d["ci_high"])],
+        "p": d["p_value"].map("{:.3g}".format)}))
+
+
+def _bridge_hands(args, c, progress) -> None:
+    n = args.n if args.n is not None else 200
+    if args.tool == "best":
         from sim.games.bridge.tools import best_contract
-        r = best_contract(c, args.seat, args.n, seed=args.seed, vulnerable=args.vulnerable,
-                          progress=None)
+        r = best_contract(c, args.seat, n, seed=args.seed, vulnerable=args.vulnerable,
+                          progress=progress)
         dist = {st: [int(x) for x in __import__("numpy").bincount(r.tricks[:, i], minlength=14)]
                 for i, st in enumerate("CDHSN")}
         if args.json:
@@ -509,19 +602,19 @@ def cmd_bridge(args) -> None:
         for row in r.contracts[:10]:
             print(f"  {row['contract']:3s} {row['mean']:+8.1f} [{row['lo']:+.1f}, "
                   f"{row['hi']:+.1f}]  P(make) {row['p_make']:.2f}")
+        return
+    from sim.games.bridge.deal import deal
+    from sim.games.bridge.pbn import format_deal, write_pbn
+    from sim.games.bridge.rules import BOARD_VUL, VUL_NAMES
+    hands = deal(c, args.seed, 0, n)
+    if args.pbn:
+        write_pbn(args.pbn, [{"board": i % 16 + 1, "dealer": i % 4,
+                              "vulnerability": VUL_NAMES[int(BOARD_VUL[i % 16])],
+                              "hands": hands[i]} for i in range(n)])
+        print(f"wrote {n} boards to {args.pbn}")
     else:
-        from sim.games.bridge.deal import deal
-        from sim.games.bridge.pbn import format_deal, write_pbn
-        from sim.games.bridge.rules import BOARD_VUL, VUL_NAMES
-        hands = deal(c, args.seed, 0, args.n)
-        if args.pbn:
-            write_pbn(args.pbn, [{"board": i % 16 + 1, "dealer": i % 4,
-                                  "vulnerability": VUL_NAMES[int(BOARD_VUL[i % 16])],
-                                  "hands": hands[i]} for i in range(args.n)])
-            print(f"wrote {args.n} boards to {args.pbn}")
-        else:
-            for h in hands:
-                print(format_deal(h))
+        for h in hands:
+            print(format_deal(h))
 
 
 COMMANDS["bridge"] = cmd_bridge

@@ -19,3 +19,9 @@ class IllegalActionError(BidlabError):
 
 class RefereeError(BidlabError):
     """A hand history (trace) that breaks the rules or does not add up."""
+
+
+class PbnError(BidlabError):
+    """A PBN file or PBN text that cannot be read: names the file, the board and what is
+    wrong (a missing or unreadable file, a bad tag value, an incomplete deal, a card dealt
+    twice)."""

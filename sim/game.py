@@ -55,3 +55,13 @@ class Game:
     """(title, numerator, denominator): pairs of ``seats`` columns; a run summary reports
     sum over sum, overall and per strategy, with a 95% interval clustered by match
     (pitch: contracts made over contracts pitched, by contract)."""
+    read_deals: Callable[[Any], np.ndarray] | None = None
+    """Deals imported from a file (bridge: PBN) for ``--boards``: an array with one row
+    per board; ``run_chunk`` and ``trace`` then take rows ``[start, start + count)`` as
+    ``deals=`` and play those boards instead of dealing. None: the game deals only."""
+    board_writer: Callable[..., Any] | None = None
+    """``(path, labels, comment)`` -> a runner sink that writes every board played to a
+    file (bridge: PBN) from the ``detail`` tables; has ``close()``. For ``--pbn``."""
+    trace_text: Callable[[dict], str] | None = None
+    """A trace in the game's own notation (bridge: one PBN game), for ``trace --pbn``."""
+

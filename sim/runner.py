@@ -50,6 +50,8 @@ class Job:
     seed: int
     n: int
     detail: bool = False
+    deals: Any = None
+    """Imported boards (``Game.read_deals``), one row per match, or None to deal."""
 
     def chunks(self, chunk_size: int) -> Iterator[tuple[int, int]]:
         for start in range(0, self.n, chunk_size):
@@ -67,8 +69,9 @@ def play_chunk(job: Job, start: int, count: int, threads: int | None = None
         numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))
     game = get_game(job.game)
     rules = game.make_rules(job.rules)
+    extra = {} if job.deals is None else {"deals": job.deals[start:start + count]}
     return version(), game.run_chunk(rules, job.policies, job.labels, job.seed, start, count,
-                                     job.detail)
+                                     job.detail, **extra)
 
 
 def check_chunk_size(chunk_size: int) -> int:

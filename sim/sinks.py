@@ -85,12 +85,16 @@ class ParquetSink:
 class MemorySink:
     """Keeps every chunk; ``table(name)`` concatenates them into one Arrow table."""
 
-    def __init__(self, labels: tuple[str, ...]):
+    def __init__(self, labels: tuple[str, ...], keep: list[str] | None = None):
         self.labels = labels
+        self.keep = keep
+        """Table names to keep (None: every table a chunk has)."""
         self._parts: dict[str, list[pa.Table]] = {}
 
     def add(self, start: int, tables: dict[str, Columns]) -> None:
         for name, columns in tables.items():
+            if self.keep is not None and name not in self.keep:
+                continue
             self._parts.setdefault(name, []).append(
                 to_arrow(columns, self.labels if name == "seats" else None))
 

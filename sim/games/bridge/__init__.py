@@ -7,8 +7,9 @@ bidding policies, the declarer's double-dummy tricks from an exact solver (DDS t
 from sim.game import Game
 from sim.games.bridge import rules as _rules
 from sim.games.bridge.engine import run_chunk
+from sim.games.bridge.pbn import PbnWriter, read_deals
 from sim.games.bridge.referee import replay
-from sim.games.bridge.trace import trace
+from sim.games.bridge.trace import trace, trace_pbn
 
 GAME = Game(
     name="bridge",
@@ -25,7 +26,7 @@ GAME = Game(
                  "(the side's IMPs against par), score_ns, par_ns, contract level (0 passed "
                  "out), strain (0..4 = C D H S N), doubled (0/1/2), declarer, tricks, "
                  "partscore/game/slam/grand/passed_out flags",
-        "boards": "one row per board: board number, dealer, vulnerability, the hands "
+        "boards": "one row per board: board number, dealer, vulnerability, the deal "
                   "(PBN), the auction (calls joined by spaces), contract, declarer, tricks, "
                   "score_ns, par_ns",
     },
@@ -37,4 +38,7 @@ GAME = Game(
     ratio_metrics=tuple((f"contract level mix: {k}", k, "one")
                         for k in ("passed_out", "partscore", "game", "slam", "grand"))
     + (("doubled contracts: all", "doubled_any", "one"),),
+    read_deals=read_deals,
+    board_writer=PbnWriter,
+    trace_text=trace_pbn,
 )

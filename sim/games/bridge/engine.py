@@ -12,13 +12,14 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from sim.errors import IllegalActionError, StrategyError
+from sim.errors import BidlabError, IllegalActionError, StrategyError
 from sim.game import Columns, Policies
 from sim.games.bridge import core as C
 from sim.games.bridge import dd as DD
 from sim.games.bridge import kernel as K
+from sim.games.bridge import pbn as PBN
 from sim.games.bridge.pbn import format_deal
-from sim.games.bridge.rules import VUL_NAMES, pack
+from sim.games.bridge.rules import BOARD_VUL, R_VUL, VUL_NAMES, pack
 from sim.rules import Rules
 
 NO_DD = np.zeros((0, 4, 5), dtype=np.int8)
@@ -38,18 +39,47 @@ def deal(seed: int, start: int, count: int) -> np.ndarray:
     return hands
 
 
-def board_facts(rules: Rules, start: int, count: int) -> tuple[np.ndarray, np.ndarray]:
-    """(dealer, vulnerability code) per board (B1)."""
-    idx = np.arange(start, start + count) % 16
+def board_numbers(start: int, count: int, deals: np.ndarray | None = None) -> np.ndarray:
+    """Board numbers of matches ``start .. start + count - 1``: ``i mod 16 + 1`` (B1),
+    or an imported board's ``Board`` tag where it has one."""
+    numbers = np.arange(start, start + count, dtype=np.int64) % 16 + 1
+    if deals is not None:
+        tagged = deals[:, PBN.D_BOARD] > 0
+        numbers[tagged] = deals[tagged, PBN.D_BOARD]
+    return numbers
+
+
+def board_facts(rules: Rules, start: int, count: int, deals: np.ndarray | None = None
+                ) -> tuple[np.ndarray, np.ndarray]:
+    """(dealer, vulnerability code) per board. B1 by board number; an imported board
+    (``deals``, rows of ``pbn.read_deals``) keeps its ``Dealer`` and ``Vulnerable``
+    tags where it has them; a fixed ``vulnerability`` rule overrides every board."""
+    cycle = (board_numbers(start, count, deals) - 1) % 16
+    dealer = cycle % 4
+    vul = BOARD_VUL[cycle].copy()
+    if deals is not None:
+        dealer = np.where(deals[:, PBN.D_DEALER] >= 0, deals[:, PBN.D_DEALER], dealer)
+        vul = np.where(deals[:, PBN.D_VUL] >= 0, deals[:, PBN.D_VUL], vul)
     R = pack(rules)
-    vul = np.array([0, 1, 2, 3, 1, 2, 3, 0, 2, 3, 0, 1, 3, 0, 1, 2])[idx] if R[0] < 0 \
-        else np.full(count, R[0])
-    return idx % 4, vul
+    if R[R_VUL] >= 0:
+        vul = np.full(count, R[R_VUL])
+    return dealer.astype(np.int64), vul.astype(np.int64)
 
 
-def solve_boards(rules: Rules, hands: np.ndarray, start: int, progress: bool | None = None):
+def board_hands(seed: int, start: int, count: int, deals: np.ndarray | None = None
+                ) -> np.ndarray:
+    """Hands of the boards: dealt from ``(seed, i)``, or the imported ones."""
+    if deals is None:
+        return deal(seed, start, count)
+    if deals.shape[0] != count:
+        raise BidlabError(f"{count} boards asked from {deals.shape[0]} imported ones")
+    return np.ascontiguousarray(deals[:, :4], dtype=np.int64)
+
+
+def solve_boards(rules: Rules, hands: np.ndarray, start: int, progress: bool | None = None,
+                 deals: np.ndarray | None = None):
     """(dd tables, par_ns, par contracts) of the boards (cached; B9, B12)."""
-    dealers, vuls = board_facts(rules, start, hands.shape[0])
+    dealers, vuls = board_facts(rules, start, hands.shape[0], deals)
     tables = DD.solve(hands, progress=progress)
     par_ns, oracle = DD.par(hands, tables, dealers, vuls)
     return tables, par_ns, oracle
@@ -81,9 +111,10 @@ def _check(err: np.ndarray, start: int, labels: tuple[str, ...]) -> None:
 
 def auctions(rules: Rules, policies: Policies, labels: tuple[str, ...], seed: int, start: int,
              hands: np.ndarray, tables=NO_DD, par_ns=NO_PAR, oracle=NO_ORACLE,
-             log: bool = False, parallel: bool = True):
+             log: bool = False, parallel: bool = True, deals: np.ndarray | None = None):
     """Play (and with ``tables`` score) the auctions of ``hands``: ``board_out`` and,
-    with ``log``, the calls (count x MAX_AUCTION int8)."""
+    with ``log``, the calls (count x MAX_AUCTION int8). ``deals``: the imported boards
+    these hands come from (their tags set dealer and vulnerability)."""
     _check_policies(policies)
     ids, params = policies["bid"]
     count = hands.shape[0]
@@ -93,13 +124,15 @@ def auctions(rules: Rules, policies: Policies, labels: tuple[str, ...], seed: in
     params = np.ascontiguousarray(params, dtype=np.float64)
     R = pack(rules)
     hands = np.ascontiguousarray(hands, dtype=np.int64)
+    facts = np.ascontiguousarray(np.stack(board_facts(rules, start, count, deals), axis=1))
     if log or not parallel:
         calls = np.zeros((count if log else 0, C.MAX_AUCTION), dtype=np.int8)
-        K.auction_serial(np.uint64(seed), start, count, R, hands, tables, par_ns, oracle, ids,
-                         params, out, err, calls if log else np.zeros((0, 1), np.int8))
+        K.auction_serial(np.uint64(seed), start, count, R, hands, facts, tables, par_ns,
+                         oracle, ids, params, out, err,
+                         calls if log else np.zeros((0, 1), np.int8))
     else:
         calls = None
-        K.auction_chunk(np.uint64(seed), start, count, blocks(count), R, hands, tables,
+        K.auction_chunk(np.uint64(seed), start, count, blocks(count), R, hands, facts, tables,
                         par_ns, oracle, ids, params, out, err)
     _check(err, start, labels)
     return out, calls
@@ -158,27 +191,31 @@ def _game(out: np.ndarray) -> np.ndarray:
 
 def run_chunk(rules: Rules, policies: Policies, labels: tuple[str, ...], seed: int,
               start: int, count: int, detail: bool = False,
-              progress: bool | None = None) -> dict[str, Columns]:
-    """Boards ``start .. start + count - 1``; tables ``seats`` (+ ``boards``)."""
+              progress: bool | None = None, deals: np.ndarray | None = None
+              ) -> dict[str, Columns]:
+    """Boards ``start .. start + count - 1``; tables ``seats`` (+ ``boards``). With
+    ``deals`` (rows ``start ..`` of an imported file) those boards are played instead
+    of dealt ones."""
     _check_policies(policies)
-    hands = deal(seed, start, count)
-    tables, par_ns, oracle = solve_boards(rules, hands, start, progress)
+    hands = board_hands(seed, start, count, deals)
+    tables, par_ns, oracle = solve_boards(rules, hands, start, progress, deals)
     out, calls = auctions(rules, policies, labels, seed, start, hands, tables, par_ns, oracle,
-                          log=detail)
+                          log=detail, deals=deals)
     result = {"seats": seat_columns(out, start)}
     if detail:
-        result["boards"] = board_table(out, calls, hands, start)
+        result["boards"] = board_table(out, calls, hands, start, deals)
     return result
 
 
-def board_table(out: np.ndarray, calls: np.ndarray, hands: np.ndarray, start: int) -> Columns:
+def board_table(out: np.ndarray, calls: np.ndarray, hands: np.ndarray, start: int,
+                deals: np.ndarray | None = None) -> Columns:
     count = out.shape[0]
     texts = [C.call_text(c) for c in range(C.N_CALLS)]
     auction = np.array([" ".join(texts[c] for c in calls[m, :out[m, K.B_NCALLS]])
                         for m in range(count)], dtype=object)
     return {
         "match": np.arange(start, start + count, dtype=np.int64),
-        "board": (np.arange(start, start + count) % 16 + 1).astype(np.int8),
+        "board": board_numbers(start, count, deals).astype(np.int32),
         "dealer": out[:, K.B_DEALER].astype(np.int8),
         "vulnerability": np.array([VUL_NAMES[v] for v in out[:, K.B_VUL]], dtype=object),
         "deal": np.array([format_deal(hands[m]) for m in range(count)], dtype=object),

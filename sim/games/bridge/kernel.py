@@ -20,7 +20,6 @@ from numba import njit, prange
 
 from sim.games.bridge import core as C
 from sim.games.bridge import obs as O
-from sim.games.bridge.rules import BOARD_VUL, R_VUL
 from sim.rng import DEAL_STREAM, _below, seed_stream
 from strategies import bridge as SB  # noqa: E402
 
@@ -73,10 +72,11 @@ def _fail(err, m, code, seat, value, legal, k):
 
 
 @njit(cache=True, _nrt=False)
-def play_board(seed, index, R, hands, dd, par_ns, oracle, pids, params, m,
+def play_board(seed, index, R, hands, facts, dd, par_ns, oracle, pids, params, m,
                o, p, rng, orc, first, board_out, err, log_calls, log_row):
     """Auction (and, when ``dd`` has rows, the score) of board ``index`` from
-    ``hands[m]`` into ``board_out[m]``.
+    ``hands[m]`` into ``board_out[m]``; ``facts[m]`` is its (dealer, vulnerability
+    code), which the engine sets by B1 or from an imported board's tags.
 
     ``dd[m, declarer, strain]`` double-dummy tricks (int8), ``par_ns[m]``, ``oracle[m]``
     (par contract: level, strain, declarer, doubled) -- all empty (0 rows) to play the
@@ -84,9 +84,8 @@ def play_board(seed, index, R, hands, dd, par_ns, oracle, pids, params, m,
     uint64[4, 4] (one stream per seat), ``orc`` int64[4], ``first`` int64[2, 5] (B7).
     A non-empty ``log_calls`` records the calls in row ``log_row``.
     """
-    board = index % 16
-    dealer = board % 4                                                    # B1
-    vul = BOARD_VUL[board] if R[R_VUL] < 0 else R[R_VUL]
+    dealer = facts[m, 0]                                                  # B1
+    vul = facts[m, 1]
     for s in range(4):
         seed_stream(rng[s], seed, index, 1 + s)
     scoring = dd.shape[0] > 0
@@ -184,23 +183,23 @@ def new_scratch(n_params):
 
 
 @njit(cache=True, parallel=True)
-def auction_chunk(seed, start, count, n_blocks, R, hands, dd, par_ns, oracle, pids, params,
-                  board_out, err):
+def auction_chunk(seed, start, count, n_blocks, R, hands, facts, dd, par_ns, oracle, pids,
+                  params, board_out, err):
     """Boards ``start .. start + count - 1`` into rows ``0 .. count - 1``."""
     no_log = np.empty((0, 1), dtype=np.int8)
     for b in prange(n_blocks):
         o, p, rng, orc, first = new_scratch(params.shape[1])
         for m in range(b * count // n_blocks, (b + 1) * count // n_blocks):
-            play_board(seed, start + m, R, hands, dd, par_ns, oracle, pids, params, m,
+            play_board(seed, start + m, R, hands, facts, dd, par_ns, oracle, pids, params, m,
                        o, p, rng, orc, first, board_out, err, no_log, 0)
 
 
 @njit(cache=True)
-def auction_serial(seed, start, count, R, hands, dd, par_ns, oracle, pids, params,
+def auction_serial(seed, start, count, R, hands, facts, dd, par_ns, oracle, pids, params,
                    board_out, err, log_calls):
     """Like ``auction_chunk`` on one thread; a non-empty ``log_calls`` (count x
     MAX_AUCTION, int8) records every call."""
     o, p, rng, orc, first = new_scratch(params.shape[1])
     for m in range(count):
-        play_board(seed, start + m, R, hands, dd, par_ns, oracle, pids, params, m,
+        play_board(seed, start + m, R, hands, facts, dd, par_ns, oracle, pids, params, m,
                    o, p, rng, orc, first, board_out, err, log_calls, m)

@@ -15,7 +15,8 @@ class RefereeError(BidlabError):
 
 
 def board_facts(board: int, vulnerability_rule: str) -> tuple[int, str]:
-    """B1: (dealer, vulnerability) of a board number."""
+    """B1: (dealer, vulnerability) of a board number (17 is dealt like 1, and so on)."""
+    board = (board - 1) % 16 + 1
     dealer = {1: 0, 5: 0, 9: 0, 13: 0, 2: 1, 6: 1, 10: 1, 14: 1,
               3: 2, 7: 2, 11: 2, 15: 2, 4: 3, 8: 3, 12: 3, 16: 3}[board]
     if vulnerability_rule != "board":
@@ -124,14 +125,29 @@ def auction_result(dealer: int, calls: list[str], fail=None):
     return last, doubled, first_bidder[(last[2] % 2, last[1])]
 
 
+def _expected_facts(t: dict, fail) -> tuple[int, str]:
+    """B1: board number index mod 16 + 1, dealer and vulnerability by board number. An
+    imported board (``t["imported"]``: the file's tags, None where absent) keeps the
+    number, dealer and vulnerability its file gave; a fixed vulnerability rule wins."""
+    tags = t.get("imported") or {}
+    board = tags.get("board") or t["index"] % 16 + 1
+    if t["board"] != board:
+        fail("B1", f"board number {t['board']}, expected {board}")
+    rule = t["rules"]["vulnerability"]
+    dealer, vul = board_facts(board, rule)
+    if tags.get("dealer") is not None:
+        dealer = tags["dealer"]
+    if tags.get("vulnerability") is not None and rule == "board":
+        vul = tags["vulnerability"]
+    return dealer, vul
+
+
 def replay(t: dict) -> dict:
     """Check trace ``t``; returns it unchanged when everything agrees."""
     def fail(rule: str, why: str):
         raise RefereeError(f"board {t.get('index')}: {why} (rule {rule})")
 
-    dealer, vul = board_facts(t["board"], t["rules"]["vulnerability"])
-    if t["board"] != t["index"] % 16 + 1:
-        fail("B1", f"board number {t['board']} is not index mod 16 + 1")
+    dealer, vul = _expected_facts(t, fail)
     if (dealer, vul) != (t["dealer"], t["vulnerability"]):
         fail("B1", f"dealer/vulnerability {t['dealer']}/{t['vulnerability']}, expected "
                    f"{dealer}/{vul}")

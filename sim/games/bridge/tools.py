@@ -1,8 +1,9 @@
-"""Bridge players' analyses on double-dummy results: a team match between two
-strategies and the "best contract" of a hand under constraints.
+"""Bridge players' analyses on double-dummy results: the same boards at several
+tables (``play_tables``; ``analysis.bridge.pairs`` matchpoints them), a team match
+between two strategies and the "best contract" of a hand under constraints.
 
-Both solve only what they need through the cache (``dd.py``): a team match of two
-strategies on n boards costs one solve per board, and a rerun costs none.
+All solve only what they need through the cache (``dd.py``): any number of tables on n
+boards cost one solve per board, and a rerun costs none.
 """
 
 from __future__ import annotations
@@ -12,6 +13,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from sim.errors import BidlabError
+from sim.game import Policies
 from sim.games.bridge import core as C
 from sim.games.bridge import dd as DD
 from sim.games.bridge import engine as E
@@ -35,6 +38,50 @@ def _policies(spec: str, rules: Rules):
     return seats.strategies[0], {"bid": (seats.ids("bid"), seats.params("bid"))}
 
 
+def seating(ns: Policies, ew: Policies) -> Policies:
+    """One table's policies: ``ns``'s in seats 0 and 2, ``ew``'s in seats 1 and 3 (each
+    given as a strategy's policies in all four seats)."""
+    (ids_a, pa), (ids_b, pb) = ns["bid"], ew["bid"]
+    ids = np.array([ids_a[0], ids_b[0]] * 2, dtype=np.int64)
+    params = np.zeros((4, max(pa.shape[1], pb.shape[1])))
+    params[0::2, :pa.shape[1]] = pa[0]
+    params[1::2, :pb.shape[1]] = pb[0]
+    return {"bid": (ids, params)}
+
+
+@dataclass
+class Tables:
+    """Results of the same boards played at several tables."""
+
+    boards: np.ndarray
+    """Board number of each board (B1, or an imported board's tag)."""
+    score_ns: np.ndarray
+    """(tables, boards) int64: the North-South score at each table (B10, B11)."""
+    par_ns: np.ndarray
+
+
+def play_tables(seatings: list[tuple[Policies, tuple[str, ...]]], n: int, seed: int = 0,
+                rules: Rules | None = None, start: int = 0, deals: np.ndarray | None = None,
+                progress: bool | None = None) -> Tables:
+    """Boards ``start .. start + n - 1`` (dealt from ``seed``, or rows of ``deals``, an
+    imported file) at one table per ``(policies, labels)`` of ``seatings``. Every board
+    is dealt and solved once; every table draws its policies' random numbers from the
+    same streams ``(seed, board, seat)``, so two tables seated alike score alike."""
+    rules = rules or make()
+    if deals is not None:
+        if start + n > deals.shape[0]:
+            raise BidlabError(f"-n {n}: the file holds {deals.shape[0]} boards")
+        deals = deals[start:start + n]
+    hands = E.board_hands(seed, start, n, deals)
+    tables, par_ns, oracle = E.solve_boards(rules, hands, start, progress, deals)
+    scores = np.zeros((len(seatings), n), dtype=np.int64)
+    for k, (policies, labels) in enumerate(seatings):
+        out, _ = E.auctions(rules, policies, labels, seed, start, hands, tables, par_ns,
+                            oracle, deals=deals)
+        scores[k] = out[:, K.B_SCORE_NS]
+    return Tables(E.board_numbers(start, n, deals), scores, par_ns.astype(np.int64))
+
+
 @dataclass
 class TeamMatch:
     a: str
@@ -51,27 +98,19 @@ class TeamMatch:
 
 
 def team_match(a: str, b: str, n: int, seed: int = 0, rules: Rules | None = None,
-               start: int = 0, progress: bool | None = None) -> TeamMatch:
+               start: int = 0, progress: bool | None = None,
+               deals: np.ndarray | None = None) -> TeamMatch:
     """Strategies ``a`` and ``b`` (``NAME[:param=value,...]``) as two teams on boards
-    ``start .. start + n - 1``: at table 1 A sits North-South and B East-West, at table 2
-    the other way round; team A wins ``imps(ns1 - ns2)`` on each board (B11)."""
+    ``start .. start + n - 1`` (or on rows of ``deals``, imported boards): at table 1 A
+    sits North-South and B East-West, at table 2 the other way round; team A wins
+    ``imps(ns1 - ns2)`` on each board (B11)."""
     rules = rules or make()
     sa, pa = _policies(a, rules)
     sb, pb = _policies(b, rules)
-    ids = np.array([pa["bid"][0][0], pb["bid"][0][0]] * 2)
-    width = max(pa["bid"][1].shape[1], pb["bid"][1].shape[1])
-    params = np.zeros((4, width))
-    params[0::2, :pa["bid"][1].shape[1]] = pa["bid"][1][0]
-    params[1::2, :pb["bid"][1].shape[1]] = pb["bid"][1][0]
-    t1 = {"bid": (ids, params)}
-    t2 = {"bid": (ids[[1, 0, 1, 0]], params[[1, 0, 1, 0]])}
-    hands = E.deal(seed, start, n)
-    tables, par_ns, oracle = E.solve_boards(rules, hands, start, progress)
-    labels = (sa.label, sb.label) * 2
-    o1, _ = E.auctions(rules, t1, labels, seed, start, hands, tables, par_ns, oracle)
-    o2, _ = E.auctions(rules, t2, labels[::-1], seed, start, hands, tables, par_ns, oracle)
-    ns1 = o1[:, K.B_SCORE_NS].astype(np.int64)
-    ns2 = o2[:, K.B_SCORE_NS].astype(np.int64)
+    played = play_tables([(seating(pa, pb), (sa.label, sb.label) * 2),
+                          (seating(pb, pa), (sb.label, sa.label) * 2)],
+                         n, seed, rules, start, deals, progress)
+    ns1, ns2 = played.score_ns
     imps = E._imps_vec(ns1 - ns2).astype(np.float64)
     mean, lo, hi = _interval(imps)
     return TeamMatch(sa.label, sb.label, n, mean, lo, hi, imps, ns1, ns2)

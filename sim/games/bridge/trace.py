@@ -1,31 +1,37 @@
-"""One bridge board as a JSON hand history (field names from ``rules/bridge.md``)."""
+"""One bridge board as a JSON hand history (field names from ``rules/bridge.md``), and
+as PBN text (``trace --pbn``)."""
 
 from __future__ import annotations
+
+import numpy as np
 
 from sim.game import Policies
 from sim.games.bridge import core as C
 from sim.games.bridge import engine as E
 from sim.games.bridge import kernel as K
+from sim.games.bridge import pbn as PBN
 from sim.games.bridge.pbn import format_deal, format_hand
-from sim.games.bridge.rules import SEAT_NAMES, VUL_NAMES, board_number
+from sim.games.bridge.rules import SEAT_NAMES, VUL_NAMES
 from sim.rules import Rules
 
 
 def trace(rules: Rules, policies: Policies, labels: tuple[str, ...], seed: int,
-          index: int) -> dict:
-    hands = E.deal(seed, index, 1)
-    tables, par_ns, oracle = E.solve_boards(rules, hands, index, progress=None)
+          index: int, deals: np.ndarray | None = None) -> dict:
+    """Board ``index`` of the run with ``seed``; with ``deals`` (the one row of an
+    imported file for this board) that board instead of a dealt one."""
+    hands = E.board_hands(seed, index, 1, deals)
+    tables, par_ns, oracle = E.solve_boards(rules, hands, index, progress=None, deals=deals)
     out, calls = E.auctions(rules, policies, labels, seed, index, hands, tables, par_ns,
-                            oracle, log=True)
+                            oracle, log=True, deals=deals)
     row = out[0]
     contract = E.contract_text(row)
-    return {
+    result = {
         "game": "bridge",
         "rules": rules.to_json(),
         "seed": seed,
         "index": index,
         "strategies": list(labels),
-        "board": board_number(index),
+        "board": int(E.board_numbers(index, 1, deals)[0]),
         "dealer": int(row[K.B_DEALER]),
         "vulnerability": VUL_NAMES[int(row[K.B_VUL])],
         "hands": [format_hand(hands[0, s]) for s in range(4)],
@@ -39,3 +45,19 @@ def trace(rules: Rules, policies: Policies, labels: tuple[str, ...], seed: int,
         "dd_table": tables[0].astype(int).tolist(),
         "par_ns": int(par_ns[0]),
     }
+    if deals is not None:
+        result["imported"] = _tags(deals[0])
+    return result
+
+
+def _tags(row: np.ndarray) -> dict:
+    """What an imported board's file said (None where a tag was absent), so that the
+    referee can check the board facts against the file rather than against B1."""
+    return {"board": int(row[PBN.D_BOARD]) if row[PBN.D_BOARD] > 0 else None,
+            "dealer": int(row[PBN.D_DEALER]) if row[PBN.D_DEALER] >= 0 else None,
+            "vulnerability": VUL_NAMES[int(row[PBN.D_VUL])] if row[PBN.D_VUL] >= 0 else None}
+
+
+def trace_pbn(t: dict) -> str:
+    """A trace as one PBN game (the players are the seats' strategies)."""
+    return PBN.HEADER + "\n" + PBN.board_text(t, players=t.get("strategies", ("",) * 4))
