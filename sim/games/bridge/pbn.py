@@ -286,16 +286,17 @@ def _board(tags: dict, auction: list[str], where) -> dict:
     elif board.isdigit() and int(board) > 0:
         number = int(board)
     else:
-        raise PbnError(f"{where(None, 'Board')}: Board tag {board!r} is not a board number (a whole "
-                       f"number from 1)")
+        raise PbnError(f"{where(None, 'Board')}: Board tag {board!r} is not a board number "
+                       f"(a whole number from 1)")
     dealer = tags.get("Dealer", "").strip().upper()
     if dealer not in ("", "?") and dealer not in SEAT_LETTERS:
-        raise PbnError(f"{where(number, 'Dealer')}: Dealer tag {tags['Dealer']!r} is not a seat "
-                       f"(N, E, S or W)")
+        raise PbnError(f"{where(number, 'Dealer')}: Dealer tag {tags['Dealer']!r} is not a "
+                       f"seat (N, E, S or W)")
     vul = tags.get("Vulnerable", "").strip().upper()
     if vul not in ("", "?") and vul not in _VUL_READ:
-        raise PbnError(f"{where(number, 'Vulnerable')}: Vulnerable tag {tags['Vulnerable']!r} is not "
-                       f"allowed: None, NS, EW, All (also Love, -, Both)")
+        raise PbnError(f"{where(number, 'Vulnerable')}: Vulnerable tag "
+                       f"{tags['Vulnerable']!r} is not allowed: None, NS, EW, All (also Love, "
+                       f"-, Both)")
     try:
         hands = parse_deal(tags["Deal"])
     except PbnError as e:
@@ -351,7 +352,8 @@ def read_pbn(path) -> list[dict]:
             continue
 
         def where(number, tag, k=k, lines=lines):
-            shown = f"board {number}" if number is not None else f"the file's board {len(boards) + 1}"
+            shown = (f"board {number}" if number is not None
+                     else f"the file's board {len(boards) + 1}")
             return f"{path}, {shown} (game {k}, line {lines[tag]})"
         boards.append(_board(tags, auction, where))
     return boards
