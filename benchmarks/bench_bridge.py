@@ -18,6 +18,10 @@ Rows (all in one run, same machine):
 - double-dummy tables/s through bidlab with a cold cache against
   ``endplay.dds.calc_all_tables`` on the same deals: ratio >= 0.95;
 - the same boards again through bidlab (cached) against the solver: ratio >= 1000x;
+- the heavy tail of solving: the time of each DDS call of that cold-cache run (a batch
+  of 40 boards: median, p90, p99, max), then the same deals solved one board per call
+  (fresh solver calls, no cache) for the time of each table: median, p90, p99, max and
+  the slowest board (reported, no target);
 - ``natural`` auctions/s on one thread: target >= 1,000,000.
 """
 
@@ -39,12 +43,27 @@ def log(msg: str) -> None:
     print(f"[bench bridge] {msg}", file=sys.stderr, flush=True)
 
 
-def _row(name, value, unit, baseline=None, target=None, on_ratio=True):
+def _row(name, value, unit, baseline=None, target=None, on_ratio=True, note=""):
     ratio = value / baseline if baseline else None
     measured = ratio if on_ratio else value
     passed = None if target is None or measured is None else bool(measured >= target)
     return {"name": name, "value": value, "unit": unit, "baseline": baseline, "ratio": ratio,
-            "target": target, "passed": passed}
+            "target": target, "passed": passed, "note": note}
+
+
+def tail(seconds) -> dict:
+    """Median, p90, p99 and max of a list of times (linear interpolation between
+    order statistics, ``numpy.percentile``'s default)."""
+    import numpy as np
+    x = np.asarray(seconds, dtype=float)
+    q = np.percentile(x, [50, 90, 99])
+    return {"median": float(q[0]), "p90": float(q[1]), "p99": float(q[2]),
+            "max": float(x.max()), "n": int(x.size)}
+
+
+def _tail_note(t: dict, per: str) -> str:
+    return (f"{per}: median {t['median']:.3g} s, p90 {t['p90']:.3g} s, p99 {t['p99']:.3g} s, "
+            f"max {t['max']:.3g} s (n = {t['n']}; max/median {t['max'] / t['median']:.1f}x)")
 
 
 def _best(fn, reps=3):
@@ -103,10 +122,11 @@ def rows(quick: bool) -> list[dict]:
     for i in range(0, n_dd, 40):
         calc_all_tables(deals[i:i + 40])
     direct = n_dd / (time.perf_counter() - t0)
+    calls: list[tuple[int, float]] = []
     with tempfile.TemporaryDirectory() as tmp:
         store = DD.Cache(os.path.join(tmp, "dd.sqlite"))
         t0 = time.perf_counter()
-        DD.solve(hands, store=store)
+        DD.solve(hands, store=store, times=calls)
         cold = n_dd / (time.perf_counter() - t0)
         t0 = time.perf_counter()
         DD.solve(hands, store=store)
@@ -117,6 +137,7 @@ def rows(quick: bool) -> list[dict]:
     out.append(_row("double-dummy tables, bidlab cached rerun vs the solver", warm,
                     "tables/s", direct, 1000))
     log(out[-1])
+    out += dd_tail(hands, calls)
 
     # natural auctions on one thread (auctions only: no scoring)
     from analysis.runs import policy_arrays, seat_strategies
@@ -137,15 +158,46 @@ def rows(quick: bool) -> list[dict]:
     return out
 
 
+def dd_tail(hands, calls: list[tuple[int, float]]) -> list[dict]:
+    """The heavy tail of double-dummy solving. DDS's CalcAllTables times a whole batch,
+    not its boards; so the cold-cache run's calls are reported per batch, and the same
+    deals are solved again one board per call for the time of each table."""
+    import numpy as np
+
+    from sim.games.bridge import dd as DD
+    from sim.games.bridge.pbn import format_deal
+
+    batches = tail([s for _, s in calls])
+    per_batch = max(b for b, _ in calls)
+    rows = [_row(f"double-dummy time per DDS call, bidlab cold cache ({per_batch} boards "
+                 f"per call)", batches["median"], "s", note=_tail_note(batches, "per call"))]
+    log(rows[-1])
+    single: list[tuple[int, float]] = []
+    DD.solve_direct(hands, batch=1, times=single)
+    seconds = np.array([s for _, s in single])
+    boards = tail(seconds)
+    slow = int(seconds.argmax())
+    k = max(1, round(len(seconds) / 100))
+    share = float(np.sort(seconds)[-k:].sum() / seconds.sum())
+    rows.append(_row("double-dummy time per table, one board per call (same deals, cold)",
+                     boards["median"], "s",
+                     note=_tail_note(boards, "per table") + f"; the slowest {k} of "
+                     f"{len(seconds)} boards take {share:.0%} of the time; slowest: "
+                     f"{format_deal(hands[slow])}"))
+    log(rows[-1])
+    return rows
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--quick", action="store_true")
     args = ap.parse_args()
     for r in rows(args.quick):
         ratio = f"{r['ratio']:.3g}x" if r["ratio"] else "-"
-        print(f"{r['name']}: {r['value']:,.0f} {r['unit']} (baseline "
+        value = f"{r['value']:,.0f}" if r["value"] >= 100 else f"{r['value']:.3g}"
+        print(f"{r['name']}: {value} {r['unit']} (baseline "
               f"{r['baseline'] or 0:,.0f}, ratio {ratio}, target {r['target']}, "
-              f"passed {r['passed']})")
+              f"passed {r['passed']})" + (f"\n    {r['note']}" if r.get("note") else ""))
 
 
 if __name__ == "__main__":

@@ -282,7 +282,8 @@ def bench_game(game: str, quick: bool) -> list[Row]:
     sys.path.insert(0, str(HERE))
     rows = importlib.import_module(f"bench_{game}").rows
     return [Row(game, r["name"], r["value"], r["unit"], r["baseline"],
-                "baseline" if r["baseline"] else "", _target_text(r), r["passed"])
+                "baseline" if r["baseline"] else "", _target_text(r), r["passed"],
+                r.get("note", ""))
             for r in rows(quick)]
 
 

@@ -17,6 +17,8 @@ examples:
   bidlab simulate auktsion -n 1000000 --rule players=3 --rule auction_form=sealed \\
       --out results.parquet --detail
   bidlab trace auktsion --seed 1 --index 7      # the hand history of match 7 of that run
+  bidlab simulate bridge -n 200 --pbn boards.pbn   # every board played, as PBN
+  bidlab simulate bridge --boards boards.pbn --strategy all=natural:nt_min=14,nt_max=16
 """
 
 STRATEGY_HELP = """SEAT=NAME[:param=value,...]; SEAT is a seat number or 'all'; later
@@ -181,16 +183,17 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser(
         "bridge", help="bridge tools: team match, pairs (matchpoints), best contract, deals",
         formatter_class=argparse.RawDescriptionHelpFormatter,
-        description="team: strategies A and B as two teams on the same boards (A North-South "
-                    "at one table, East-West at the other), mean IMPs per board for A with a "
-                    "95% interval. pairs: every STRATEGY sits North-South on the same boards "
-                    "against the same East-West --opponents; each board is matchpointed "
-                    "across them; mean matchpoint percentage per strategy and paired "
-                    "differences, with 95% intervals across boards. best: for boards dealt "
-                    "under --hand/--hcp/--shape, the double-dummy tricks of --seat per strain "
-                    "and the expected score of each contract. deal: constrained boards "
-                    "written as PBN (--pbn FILE). team and pairs play the boards of a PBN "
-                    "file with --boards FILE.pbn.",
+        description=(
+            "team   strategies A (--a) and B (--b) as two teams on the same boards (A North-\n"
+            "       South at one table, East-West at the other): A's mean IMPs per board.\n"
+            "pairs  every STRATEGY sits North-South on the same boards against the same\n"
+            "       East-West --opponents; each board is matchpointed across the field:\n"
+            "       mean matchpoint percentage per strategy and paired differences.\n"
+            "best   for boards dealt under --hand/--hcp/--shape: the double-dummy tricks of\n"
+            "       --seat per strain and the expected score of each contract.\n"
+            "deal   constrained boards, printed or written as PBN (--pbn FILE).\n\n"
+            "Intervals are 95% across boards. team and pairs play the boards of a PBN file\n"
+            "with --boards FILE.pbn (board number, dealer and vulnerability from its tags)."),
         epilog="examples:\n  bidlab bridge team --a natural --b natural:nt_min=14,nt_max=16 -n 2000\n"
                "  bidlab bridge pairs natural random par -n 500 --opponents natural\n"
                "  bidlab bridge pairs natural natural:nt_min=14,nt_max=16 --boards hands.pbn\n"
@@ -200,13 +203,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("strategies", nargs="*", metavar="STRATEGY",
                    help="pairs: the strategies of the field, NAME[:param=value,...] "
                         "(at least two)")
-    p.add_argument("--a", default="natural", help="team A's strategy (team)")
-    p.add_argument("--b", default="natural", help="team B's strategy (team)")
+    p.add_argument("--a", default="natural", help="team: team A's strategy (default natural)")
+    p.add_argument("--b", default="natural", help="team: team B's strategy (default natural)")
     p.add_argument("--opponents", default="natural", metavar="NAME[:param=value,...]",
                    help="pairs: the East-West strategy at every table (default natural)")
     p.add_argument("-n", type=int, help="boards (default 200, or every board of --boards; "
                    "double-dummy solving costs ~0.15 s of a core per new board, cached on disk)")
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
     p.add_argument("--boards", metavar="FILE.pbn", help="team, pairs: play the boards of this "
                    "PBN file instead of dealing")
     p.add_argument("--hand", action="append", metavar="SEAT=S.H.D.C",

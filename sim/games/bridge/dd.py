@@ -25,6 +25,7 @@ from __future__ import annotations
 import os
 import sqlite3
 import threading
+import time
 from pathlib import Path
 
 import numpy as np
@@ -154,9 +155,12 @@ def _endplay():
 
 
 def solve_direct(hands: np.ndarray, strains: tuple[int, ...] = (0, 1, 2, 3, 4),
-                 progress: bool | None = False, batch: int | None = None) -> np.ndarray:
+                 progress: bool | None = False, batch: int | None = None,
+                 times: list | None = None) -> np.ndarray:
     """Solve every board of ``hands`` (no cache): int8 ``(boards, 4, 5)``, -1 for
-    strains not asked. Batches fill DDS's 200 strain-tables per call."""
+    strains not asked. Batches fill DDS's 200 strain-tables per call (``batch``: boards
+    per call). ``times`` receives ``(boards, seconds)`` per solver call (benchmarks:
+    with ``batch=1``, the time of each board)."""
     dds, types = _endplay()
     from tqdm.auto import tqdm
     hands = np.asarray(hands, dtype=np.int64)
@@ -172,7 +176,10 @@ def solve_direct(hands: np.ndarray, strains: tuple[int, ...] = (0, 1, 2, 3, 4),
                disable=None if progress is None else not progress)
     try:
         for i in range(0, n, size):
+            t0 = time.perf_counter()
             tables = dds.calc_all_tables(deals[i:i + size], exclude=exclude)
+            if times is not None:
+                times.append((len(tables), time.perf_counter() - t0))
             for j, table in enumerate(tables):
                 for seat in range(4):
                     for s in strains:
@@ -185,10 +192,12 @@ def solve_direct(hands: np.ndarray, strains: tuple[int, ...] = (0, 1, 2, 3, 4),
 
 
 def solve(hands: np.ndarray, strains: tuple[int, ...] = (0, 1, 2, 3, 4),
-          progress: bool | None = False, store: Cache | None = None) -> np.ndarray:
+          progress: bool | None = False, store: Cache | None = None,
+          times: list | None = None) -> np.ndarray:
     """Double-dummy tricks ``(boards, 4, 5)`` int8 (declarer seat, strain C D H S N) of
     ``hands`` for ``strains`` (others -1 unless cached): from the cache, solving only the
-    missing boards and strains, which are then cached."""
+    missing boards and strains, which are then cached (``times``: see
+    :func:`solve_direct`)."""
     store = store if store is not None else cache()
     hands = np.asarray(hands, dtype=np.int64)
     keys = deal_keys(hands)
@@ -207,7 +216,7 @@ def solve(hands: np.ndarray, strains: tuple[int, ...] = (0, 1, 2, 3, 4),
             raise BidlabError(f"{len(missing)} boards need solving but the solve limit is "
                               f"{_solve_limit} (tests solve only a handful of boards)")
         rows = list(missing.values())
-        solved = solve_direct(hands[rows], strains, progress=progress)
+        solved = solve_direct(hands[rows], strains, progress=progress, times=times)
         store.put({keys[r]: solved[j] for j, r in enumerate(rows)})
         index = {keys[r]: j for j, r in enumerate(rows)}
         for i, k in enumerate(keys):

@@ -1,7 +1,9 @@
 """Python side of the bridge kernels: deal, solve (cached, in batches), bid, score.
 
 A chunk of boards goes through three steps, and the solver never runs inside a
-kernel: (1) ``kernel.deal_chunk`` deals every board of the chunk; (2) ``dd.solve``
+kernel: (1) ``kernel.deal_chunk`` deals every board of the chunk (or the chunk's rows
+of an imported PBN file are taken, ``deals``: their tags set board number, dealer and
+vulnerability, B1 filling in what they lack; ``board_facts``); (2) ``dd.solve``
 returns their double-dummy tables from the on-disk cache, solving the missing ones in
 full DDS batches on all cores, and ``dd.par`` their par scores and contracts (B12);
 (3) ``kernel.auction_chunk`` plays every auction and scores the contract on the table.
