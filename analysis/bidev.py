@@ -11,14 +11,17 @@ resamples of the rollouts in which the candidate has the highest mean (candidate
 for the highest share the resample).
 
 The game declares what ranks its candidates (``Game.bidev_metric``): the match score
-(auktsion) or the win share (pitch, a race to the target score); ``mean``, the
-differences and ``p_best`` are of that metric, and the frame reports the other too.
+(auktsion, bridge) or the win share (pitch, a race to the target score); ``mean``, the
+differences and ``p_best`` are of that metric, and the frame reports the other too,
+with any further outcomes the game's rollouts return (bridge: IMPs against the best
+candidate), each with a 95% interval. ``Game.bidev_outcomes`` says what each means in
+the game (bridge's ``win`` is the matchpoint share among the candidates).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -35,8 +38,9 @@ class BidEV:
     """``frame``: one row per candidate: ``action, mean, ci_low, ci_high, win, win_lo,
     win_hi, diff_vs_best, diff_lo, diff_hi, p_best``, where ``mean`` and the differences
     are of ``metric`` (``score``: the match score; ``win``: the win share, and then also
-    ``score, score_lo, score_hi``); ``best`` the action with the highest mean;
-    ``p_best`` its probability of being best."""
+    ``score, score_lo, score_hi``), plus ``NAME, NAME_lo, NAME_hi`` for each further
+    outcome of the game (``outcomes``: name -> what it means); ``best`` the action with
+    the highest mean; ``p_best`` its probability of being best."""
 
     game: str
     situation: dict[str, Any]
@@ -45,17 +49,22 @@ class BidEV:
     p_best: float
     provenance: dict[str, Any]
     metric: str = "score"
+    outcomes: dict[str, str] = field(default_factory=lambda: {"score": "match score",
+                                                              "win": "win share"})
 
     def to_json(self) -> dict[str, Any]:
         return {"game": self.game, "situation": self.situation, "metric": self.metric,
+                "outcomes": self.outcomes,
                 "candidates": self.frame.to_dict(orient="records"),
                 "best": self.best, "p_best": self.p_best, "provenance": self.provenance}
 
 
 def summarize(actions: list[str], score: np.ndarray, win: np.ndarray, seed: int = 0,
-              bootstrap: int = 1000, metric: str = "score") -> tuple[pd.DataFrame, str, float]:
+              bootstrap: int = 1000, metric: str = "score",
+              extra: Mapping[str, np.ndarray] | None = None) -> tuple[pd.DataFrame, str, float]:
     """Rollout outcomes (rollouts x candidates) -> per-candidate table, best action and
-    its probability of being best, all by ``metric`` (``score`` or ``win``)."""
+    its probability of being best, all by ``metric`` (``score`` or ``win``); ``extra``:
+    further outcomes by name, reported with 95% intervals."""
     if metric not in ("score", "win"):
         raise ValueError(f"bid-EV metric {metric!r}: expected 'score' or 'win'")
     x = win if metric == "win" else score  # what ranks the candidates
@@ -78,12 +87,14 @@ def summarize(actions: list[str], score: np.ndarray, win: np.ndarray, seed: int 
                "win": w, "win_lo": wlo, "win_hi": whi}
         if metric == "win":
             row["score"], row["score_lo"], row["score_hi"] = mean_ci(score[:, c])
+        for name, values in (extra or {}).items():
+            row[name], row[f"{name}_lo"], row[f"{name}_hi"] = mean_ci(values[:, c])
         rows.append({**row, "diff_vs_best": d["diff"], "diff_lo": d["ci_low"],
                      "diff_hi": d["ci_high"], "p_best": p_best[c]})
     return pd.DataFrame(rows), actions[best], float(p_best[best])
 
 
-def bid_ev(game: str, situation: Mapping[str, Any], *, rollouts: int = 20_000, seed: int = 0,
+def bid_ev(game: str, situation: Mapping[str, Any], *, rollouts: int | None = None, seed: int = 0,
            rules: Mapping[str, Any] | None = None, strategies: StrategySpec = None,
            candidates: list[str] | None = None) -> BidEV:
     """Expected match score and win share of each candidate action in ``situation``,
@@ -91,18 +102,24 @@ def bid_ev(game: str, situation: Mapping[str, Any], *, rollouts: int = 20_000, s
 
     ``situation`` holds the game's situation keys (``bidlab bid-ev GAME --help``), as
     strings or values; ``candidates`` the actions to compare (default: the game's
-    typical set, e.g. pass and the smallest legal bids).
+    typical set, e.g. pass and the smallest legal bids); ``rollouts`` defaults to the
+    game's ``bidev_rollouts`` (20,000; bridge 200).
     """
     g = get_game(game)
     if g.rollouts is None:
         raise BidlabError(f"bid-EV is not available for {game} yet")
+    if rollouts is None:
+        rollouts = g.bidev_rollouts
     if rollouts < 2:
         raise BidlabError(f"--rollouts {rollouts}: give at least 2 rollouts")
     r = make_rules(game, rules)
     seats = seat_strategies(game, r, strategies)
-    actions, score, win, state = g.rollouts(r, policy_arrays(game, seats), seats.labels,
-                                            dict(situation), candidates, seed, rollouts)
-    frame, best, p_best = summarize(actions, score, win, seed, metric=g.bidev_metric)
+    out = g.rollouts(r, policy_arrays(game, seats), seats.labels, dict(situation),
+                     candidates, seed, rollouts)
+    actions, score, win, state = out[:4]
+    frame, best, p_best = summarize(actions, score, win, seed, metric=g.bidev_metric,
+                                    extra=out[4] if len(out) > 4 else None)
     provenance = {"game": game, "rules": r.to_json(), "strategies": seats.to_json(),
                   "seed": seed, "rollouts": rollouts, "situation": state}
-    return BidEV(game, state, frame, best, p_best, provenance, g.bidev_metric)
+    return BidEV(game, state, frame, best, p_best, provenance, g.bidev_metric,
+                 dict(g.bidev_outcomes))

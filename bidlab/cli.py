@@ -150,17 +150,21 @@ def build_parser() -> argparse.ArgumentParser:
                "--candidates pass,5..12 --rollouts 50000\n"
                "  bidlab bid-ev pitch --hand 'AH KH 7H 2H 9C 3D' --seat 2 --state dealer=3 "
                "--state bids=pass,2 --state scores=3,5,0,6\n"
+               "  bidlab bid-ev bridge --hand S=KQ52.AJ3.742.Q87 --state board=1 "
+               "--state calls=1H,P \\\n      --state 'hcp=N=11-21' --state shape=N=H5- "
+               "--candidates 2H,3H,4H\n"
                + _situations_help())
     _common_game_options(p)
     p.add_argument("--seat", help="your seat (default 0)")
-    p.add_argument("--hand", required=True, help="your cards, e.g. 'AH KH 7D 2C' (rank then suit)")
+    p.add_argument("--hand", required=True, help="your cards, e.g. 'AH KH 7D 2C' (rank then "
+                   "suit); bridge: PBN S.H.D.C, e.g. S=AKQ52.K3.742.Q87 (seat optional)")
     p.add_argument("--state", action="append", metavar="KEY=VALUE",
                    help="public state, one key at a time (see below); repeatable")
     p.add_argument("--candidates", action="append", metavar="LIST",
-                   help="actions to compare, e.g. pass,5,6,8 or 4..11 (default: pass and the "
-                        "8 smallest legal bids)")
-    p.add_argument("--rollouts", type=int, default=20_000, help="rollouts per candidate "
-                   "(default 20000)")
+                   help="actions to compare, e.g. pass,5,6,8 or 4..11; bridge: 2S,3S,4S or "
+                        "P,X (default: the game's typical set, see below)")
+    p.add_argument("--rollouts", type=int, help="rollouts per candidate (default 20000; "
+                   "bridge 200, each a double-dummy solve unless cached)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
 
     p = sub.add_parser("trace", help="print the JSON hand history of one match",
@@ -416,18 +420,23 @@ def cmd_bid_ev(args) -> None:
         return
     import pandas as pd
     f = result.frame
-    by_win = getattr(result, "metric", "score") == "win"
+    by_win = result.metric == "win"
+    titles = result.outcomes
+    extra = {f"{titles[name]} [95% CI]": [f"{m:+.3g} [{lo:+.3g}, {hi:+.3g}]" for m, lo, hi
+                                          in zip(f[name], f[f"{name}_lo"], f[f"{name}_hi"])]
+             for name in titles if name not in ("score", "win")}
     shown = pd.DataFrame({
         "action": f["action"],
-        ("win share" if by_win else "match score") + " [95% CI]": [
+        titles["win" if by_win else "score"] + " [95% CI]": [
             f"{m:.4g} [{lo:.4g}, {hi:.4g}]" for m, lo, hi in zip(f["mean"], f["ci_low"],
                                                                   f["ci_high"])],
         "vs best [95% CI]": [f"{d:+.3g} [{lo:+.3g}, {hi:+.3g}]"
                              for d, lo, hi in zip(f["diff_vs_best"], f["diff_lo"], f["diff_hi"])],
+        **extra,
         **({"final score": [f"{x:.3f}" for x in f["score"]]} if by_win else
-           {"win share": [f"{w:.3f}" for w in f["win"]]}),
+           {titles["win"]: [f"{w:.3f}" for w in f["win"]]}),
         "P(best)": [f"{p:.2f}" for p in f["p_best"]]})
-    print(f"{args.game}: {args.rollouts:,} rollouts per candidate, seed {args.seed}"
+    print(f"{args.game}: {result.provenance['rollouts']:,} rollouts per candidate, seed {args.seed}"
           + (", ranked by win share of the game (final score beside it)" if by_win else "")
           + "\n")
     _print_table(shown)

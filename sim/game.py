@@ -40,13 +40,22 @@ class Game:
     rollouts: Callable[..., tuple] | None = None
     """Bid-EV rollouts: ``(rules, policies, labels, situation, candidates, seed, n)`` ->
     ``(actions, score, win, situation)`` with outcomes as rollouts x candidates arrays
-    for the seat in the situation; None where the game has no bid-EV yet."""
+    for the seat in the situation, and optionally a fifth element: further outcomes by
+    name (a dict of such arrays, named in ``bidev_outcomes``); None where the game has
+    no bid-EV yet."""
     situation_help: str = ""
     """The situation keys ``bid-ev`` accepts, for ``--help`` and error messages."""
     bidev_metric: str = "score"
     """What bid-EV ranks candidates by (its ``mean``, best action and P(best)): ``score``
     (expected match score) or ``win`` (expected win share), whichever the game is played
     for; the other is reported next to it."""
+    bidev_outcomes: tuple[tuple[str, str], ...] = (("score", "match score"),
+                                                   ("win", "win share"))
+    """(name, title) of the outcomes bid-EV reports: ``score`` and ``win`` (what they
+    mean in this game), then the further outcomes its rollouts return by name."""
+    bidev_rollouts: int = 20_000
+    """Rollouts a bid-EV takes when the user gives no number (bridge: few, because every
+    new deal costs a double-dummy solve)."""
     match_metrics: tuple[tuple[str, str], ...] = ()
     """(column, title): columns of the ``seats`` table that are equal on every seat of a
     match (pitch: ``deals``); a run summary reports their mean per match with a 95%

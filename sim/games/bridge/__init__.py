@@ -9,6 +9,11 @@ from sim.games.bridge import rules as _rules
 from sim.games.bridge.engine import run_chunk
 from sim.games.bridge.pbn import PbnWriter, read_deals
 from sim.games.bridge.referee import replay
+from sim.games.bridge.rollout import run_rollouts
+from sim.games.bridge.situation import HELP as _SITUATION_HELP
+from sim.games.bridge.situation import METRIC as _BIDEV_METRIC
+from sim.games.bridge.situation import OUTCOMES as _BIDEV_OUTCOMES
+from sim.games.bridge.situation import ROLLOUTS as _BIDEV_ROLLOUTS
 from sim.games.bridge.trace import trace, trace_pbn
 
 GAME = Game(
@@ -32,6 +37,11 @@ GAME = Game(
     },
     default_n=1000,
     summary_metrics=("score", "imps_vs_par", "win"),
+    rollouts=run_rollouts,
+    situation_help=_SITUATION_HELP,
+    bidev_metric=_BIDEV_METRIC,
+    bidev_outcomes=_BIDEV_OUTCOMES,
+    bidev_rollouts=_BIDEV_ROLLOUTS,
     match_metrics=(("score_ns", "mean score_ns per board"),
                    ("imps_ns_vs_par", "mean IMPs per board, NS against par"),
                    ("par_ns", "mean par_ns per board")),

@@ -49,6 +49,14 @@ def set_solve_limit(limit: int | None) -> None:
     _solve_limit = limit
 
 
+def check_solve_limit(count: int) -> None:
+    """Raise when ``count`` boards to solve exceed the limit of ``set_solve_limit``
+    (callers that solve in several batches check their total first)."""
+    if _solve_limit is not None and count > _solve_limit:
+        raise BidlabError(f"{count} boards need solving but the solve limit is "
+                          f"{_solve_limit} (tests solve only a handful of boards)")
+
+
 def cache_path() -> Path:
     explicit = os.environ.get("BIDLAB_DD_CACHE")
     if explicit:
@@ -212,9 +220,7 @@ def solve(hands: np.ndarray, strains: tuple[int, ...] = (0, 1, 2, 3, 4),
         if t is None or (t[:, want] < 0).any():
             missing.setdefault(k, i)
     if missing:
-        if _solve_limit is not None and len(missing) > _solve_limit:
-            raise BidlabError(f"{len(missing)} boards need solving but the solve limit is "
-                              f"{_solve_limit} (tests solve only a handful of boards)")
+        check_solve_limit(len(missing))
         rows = list(missing.values())
         solved = solve_direct(hands[rows], strains, progress=progress, times=times)
         store.put({keys[r]: solved[j] for j, r in enumerate(rows)})

@@ -73,7 +73,7 @@ def _fail(err, m, code, seat, value, legal, k):
 
 @njit(cache=True, _nrt=False)
 def play_board(seed, index, R, hands, facts, dd, par_ns, oracle, pids, params, m,
-               o, p, rng, orc, first, board_out, err, log_calls, log_row):
+               o, p, rng, orc, first, board_out, err, log_calls, log_row, forced):
     """Auction (and, when ``dd`` has rows, the score) of board ``index`` from
     ``hands[m]`` into ``board_out[m]``; ``facts[m]`` is its (dealer, vulnerability
     code), which the engine sets by B1 or from an imported board's tags.
@@ -82,7 +82,9 @@ def play_board(seed, index, R, hands, facts, dd, par_ns, oracle, pids, params, m
     (par contract: level, strain, declarer, doubled) -- all empty (0 rows) to play the
     auction only. Scratch: ``o`` int64[O.SIZE], ``p`` float64[params], ``rng``
     uint64[4, 4] (one stream per seat), ``orc`` int64[4], ``first`` int64[2, 5] (B7).
-    A non-empty ``log_calls`` records the calls in row ``log_row``.
+    A non-empty ``log_calls`` records the calls in row ``log_row``. The first
+    ``len(forced)`` calls are ``forced`` (checked like any call) instead of the policies'
+    answers: bid-EV replays the calls made so far and the candidate call this way.
     """
     dealer = facts[m, 0]                                                  # B1
     vul = facts[m, 1]
@@ -112,7 +114,10 @@ def play_board(seed, index, R, hands, facts, dd, par_ns, oracle, pids, params, m
         o[O.LEGAL] = legal
         for j in range(params.shape[1]):
             p[j] = params[seat, j]
-        call = SB.bid(pids[seat], o, p, rng[seat], orc)
+        if k < forced.shape[0]:
+            call = forced[k]
+        else:
+            call = SB.bid(pids[seat], o, p, rng[seat], orc)
         o[O.HAND] = 0
         if call < 0 or call >= C.N_CALLS or not (legal >> call) & 1:      # B3, B4
             _fail(err, m, ILLEGAL_CALL, seat, call, legal, k)
@@ -187,11 +192,12 @@ def auction_chunk(seed, start, count, n_blocks, R, hands, facts, dd, par_ns, ora
                   params, board_out, err):
     """Boards ``start .. start + count - 1`` into rows ``0 .. count - 1``."""
     no_log = np.empty((0, 1), dtype=np.int8)
+    no_forced = np.empty(0, dtype=np.int64)
     for b in prange(n_blocks):
         o, p, rng, orc, first = new_scratch(params.shape[1])
         for m in range(b * count // n_blocks, (b + 1) * count // n_blocks):
             play_board(seed, start + m, R, hands, facts, dd, par_ns, oracle, pids, params, m,
-                       o, p, rng, orc, first, board_out, err, no_log, 0)
+                       o, p, rng, orc, first, board_out, err, no_log, 0, no_forced)
 
 
 @njit(cache=True)
@@ -200,6 +206,7 @@ def auction_serial(seed, start, count, R, hands, facts, dd, par_ns, oracle, pids
     """Like ``auction_chunk`` on one thread; a non-empty ``log_calls`` (count x
     MAX_AUCTION, int8) records every call."""
     o, p, rng, orc, first = new_scratch(params.shape[1])
+    no_forced = np.empty(0, dtype=np.int64)
     for m in range(count):
         play_board(seed, start + m, R, hands, facts, dd, par_ns, oracle, pids, params, m,
-                   o, p, rng, orc, first, board_out, err, log_calls, m)
+                   o, p, rng, orc, first, board_out, err, log_calls, m, no_forced)
