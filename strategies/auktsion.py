@@ -88,19 +88,12 @@ def budget_ceiling(o, p):
     lot = np.int64(o[O.LOT])
     value = o[O.OWN_VALUE + lot]
     money = o[O.MONEY + seat]
-    # Own points in this lot and the lots to come. They are whole numbers, so their
-    # integer sum is exactly the float sum, without a chain of dependent float
-    # additions (which the compiler may not reorder).
-    own_to_come = 0
-    for r in range(O.N_RANKS):
-        if r >= lot:
-            own_to_come += np.int64(o[O.OWN_VALUE + r])
-    points_to_come = np.float64(own_to_come)
+    points_to_come = o[O.OWN_REST]  # own points in this lot and the lots to come
     coins = money
     if o[O.CARRY_MONEY] > 0:
         # Later deals bring a hand of average points and the coins it is short of.
         later = o[O.DEALS] - o[O.DEAL] - 1
-        per_hand = o[O.DECK_POINTS] / o[O.PLAYERS]
+        per_hand = o[O.MEAN_HAND]
         points_to_come += p[1] * later * per_hand
         coins += later * max(0.0, o[O.START_MONEY] - per_hand)
     worth = p[0] * value * coins / points_to_come

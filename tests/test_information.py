@@ -120,7 +120,7 @@ def test_observation_builder_mid_deal():
     # Only the seat number and the own-hand block differ between two seats' views.
     v0, v1 = a.observation(0), a.observation(1)
     differ = [i for i in range(O.SIZE) if v0[i] != v1[i]]
-    assert set(differ) <= {O.SEAT} | set(range(O.OWN_VALUE, O.OWN_VALUE + 13))
+    assert set(differ) <= {O.SEAT, O.OWN_REST} | set(range(O.OWN_VALUE, O.OWN_VALUE + 13))
 
 
 def test_observation_changes_with_the_own_hand():
@@ -148,19 +148,25 @@ def test_observation_changes_with_the_own_hand():
 @pytest.mark.parametrize("compiled", [False, True], ids=["py_func", "njit"])
 @pytest.mark.parametrize("seat", [0, 2, 3])
 def test_kernel_show_copies_only_the_asking_seats_hand(compiled, seat):
-    """Kernel ``_show``: the observation gets the asking seat's number and its own row of
-    ``value``; nothing else in it changes (policies get their own rows of the parameter
-    and random-state matrices, ``params[s]`` and ``rngs[1 + s]``)."""
+    """Kernel ``_show``: the observation gets the asking seat's number, its own row of
+    ``value`` and its points in the lots to come; nothing else in it changes (policies
+    get their own rows of the parameter and random-state matrices, ``params[s]`` and
+    ``rngs[1 + s]``)."""
     show = K._show if compiled else K._show.py_func
+    lot = 5
     o = np.full(O.SIZE, -7.5)
-    value = (np.arange(4 * 13, dtype=np.float64).reshape(4, 13) + 1) * 100  # rows all distinct
+    o[O.LOT] = lot
+    value = np.zeros((2 * O.MAX_PLAYERS, 13))
+    value[:4] = np.random.default_rng(0).integers(1, 10**9, (4, 13))  # no sum matches another
+    K.points_above.py_func(value, 4)
     show(o, value, seat)
     own = slice(O.OWN_VALUE, O.OWN_VALUE + 13)
     assert o[O.SEAT] == seat
     assert np.array_equal(o[own], value[seat])
+    assert o[O.OWN_REST] == value[seat, lot:].sum()
     rest = np.ones(O.SIZE, bool)
     rest[own] = False
-    rest[O.SEAT] = False
+    rest[[O.SEAT, O.OWN_REST, O.LOT]] = False
     assert np.all(o[rest] == -7.5)
-    for other in set(range(4)) - {seat}:  # no trace of other rows anywhere in the vector
-        assert not np.isin(value[other], o).any()
+    for other in set(range(4)) - {seat}:  # no trace of other seats' rows anywhere in it
+        assert not np.isin(value[[other, O.MAX_PLAYERS + other]], o).any()

@@ -40,8 +40,7 @@ def _fail(err, m, code, seat, bid, lo, hi, deal, lot):
 
 @njit(cache=True, _nrt=False)
 def _deal(R, rng, deck, value, points, log_decks, d):
-    """Shuffle, deal and value the hands: value[s, r] = points of seat s's rank-r cards
-    (float64, as the observation holds them; whole numbers)."""
+    """Shuffle, deal and value the hands (``value``: see ``points_above``)."""
     n = R[R_PLAYERS]
     first_rank = R[R_FIRST_RANK]
     size = 0
@@ -55,7 +54,7 @@ def _deal(R, rng, deck, value, points, log_decks, d):
         for k in range(size):
             log_decks[d, k] = cards[k]
     per = size // n
-    value[:, :] = 0.0
+    value[:n, :] = 0.0
     for s in range(n):
         total = 0  # a local: summing into points[s] would go through memory every card
         for k in range(s * per, (s + 1) * per):
@@ -64,6 +63,20 @@ def _deal(R, rng, deck, value, points, log_decks, d):
             value[s, c % 13] += v
             total += v
         points[s] = total
+    points_above(value, n)
+
+
+@njit(cache=True, _nrt=False)
+def points_above(value, n):
+    """Complete ``value`` from its first ``n`` rows, value[s, r] = points of seat s's
+    rank-r cards (float64 as the observation holds them; whole numbers): row
+    ``MAX_PLAYERS + s`` gets seat s's points in rank r and the ranks above, which
+    ``_show`` hands to a policy as OWN_REST (summed once per deal, not per question)."""
+    for s in range(n):
+        above = 0.0
+        for r in range(12, -1, -1):
+            above += value[s, r]
+            value[O.MAX_PLAYERS + s, r] = above
 
 
 # The kernels below run without numba's reference counting (``_nrt=False``), so array
@@ -76,6 +89,7 @@ def _show(o, value, s):
     """Turn the shared observation into seat ``s``'s: its seat number and its own hand
     (everything else in ``o`` is public)."""
     o[O.SEAT] = s
+    o[O.OWN_REST] = value[O.MAX_PLAYERS + s, np.int64(o[O.LOT])]
     for r in range(13):
         o[O.OWN_VALUE + r] = value[s, r]
 
@@ -224,25 +238,6 @@ def _sealed_lot(R, pids, params, rngs, o, value, money, lot, starter, first, for
 
 
 @njit(cache=True, _nrt=False)
-def _sell(R, pids, params, rngs, o, value, money, caps, eff, lot, starter, first, price, high,
-          passes, forced, m, d, err, log_calls, cursor):
-    """Sell one lot (A7-A11) from the state of ``_open_calls``. Returns (buyer or -1,
-    price, calls, cursor)."""
-    if R[R_SEALED]:
-        return _sealed_lot(R, pids, params, rngs, o, value, money, lot, starter, first, forced,
-                           m, d, err, log_calls, cursor)
-    n = R[R_PLAYERS]
-    asking = _ceilings(pids, params, rngs, o, value, money, caps, eff, n)
-    if asking or forced != NO_CALL or log_calls.shape[0] > 0:
-        return _open_calls(R, pids, params, rngs, o, value, money, caps, lot, first, price,
-                           high, passes, forced, m, d, err, log_calls, cursor)
-    # A fresh lot where nobody decides call by call: the calls follow from the ceilings
-    # and money alone.
-    buyer, price, calls = _ceiling_calls(eff, n, starter, R[R_MIN_BID], R[R_MIN_RAISE])
-    return buyer, price, calls, cursor
-
-
-@njit(cache=True, _nrt=False)
 def _start_match(R, leftover, o, n):
     o[:] = 0.0
     o[O.PLAYERS] = n
@@ -258,6 +253,7 @@ def _start_match(R, leftover, o, n):
     for suit in range(4):
         deck_points += (13 - R[R_FIRST_RANK]) * R[R_SUIT_POINTS + suit]
     o[O.DECK_POINTS] = deck_points
+    o[O.MEAN_HAND] = o[O.DECK_POINTS] / o[O.PLAYERS]
 
 
 @njit(cache=True, _nrt=False)
@@ -302,6 +298,7 @@ def _play_lots(R, pids, params, rngs, o, value, scratch_i, d, first_lot, last_bu
     money, caps, eff = scratch_i[2], scratch_i[3], scratch_i[4]
     match_points, deal_points = scratch_i[5], scratch_i[6]
     n = R[R_PLAYERS]
+    tracing = log_calls.shape[0] > 0
     for lot in range(first_lot, 13):                          # A5
         starter = last_buyer + 1 if last_buyer + 1 < n else 0  # A6
         o[O.LOT] = lot
@@ -315,9 +312,20 @@ def _play_lots(R, pids, params, rngs, o, value, scratch_i, d, first_lot, last_bu
             o[O.MONEY + t] = money[t]
         if lot != first_lot or forced == NO_CALL:
             first, price, high, passes, forced = starter, 0, -1, 0, NO_CALL
-        buyer, price, calls, cursor = _sell(R, pids, params, rngs, o, value, money, caps, eff,
-                                            lot, starter, first, price, high, passes, forced,
-                                            m, d, err, log_calls, cursor)
+        # Sell the lot (A7-A11). Written out here rather than in a function of its own:
+        # passing this many arrays to a call per lot cost more than the lot's auction.
+        if R[R_SEALED]:
+            buyer, price, calls, cursor = _sealed_lot(R, pids, params, rngs, o, value, money,
+                                                      lot, starter, first, forced, m, d, err,
+                                                      log_calls, cursor)
+        elif (_ceilings(pids, params, rngs, o, value, money, caps, eff, n)
+              or forced != NO_CALL or tracing):
+            buyer, price, calls, cursor = _open_calls(R, pids, params, rngs, o, value, money,
+                                                      caps, lot, first, price, high, passes,
+                                                      forced, m, d, err, log_calls, cursor)
+        else:
+            # Nobody decides call by call: the calls follow from the ceilings and money.
+            buyer, price, calls = _ceiling_calls(eff, n, starter, R[R_MIN_BID], R[R_MIN_RAISE])
         if err[m, ERR_CODE] != OK:
             return cursor
         face_up = np.int64(value[buyer, lot]) if buyer >= 0 else -1
@@ -377,8 +385,8 @@ def play_match(seed, index, R, leftover, pids, params, m, scratch_i, value, o, r
     """Play match ``index`` into row ``m`` of the output arrays.
 
     ``scratch_i`` is int64[SCRATCH_ROWS, 52] (rows: deck, hand points, money, ceilings,
-    effective ceilings, match points, deal points); ``value`` float64[4, 13]; ``o``
-    float64[O.SIZE]; ``rngs`` uint64[5, 4]. ``detail`` fills the per-deal and per-lot
+    effective ceilings, match points, deal points); ``value`` float64[8, 13] (see
+    ``points_above``); ``o`` float64[O.SIZE]; ``rngs`` uint64[5, 4]. ``detail`` fills the per-deal and per-lot
     arrays; non-empty ``log_calls`` / ``log_decks`` record every call (seat, bid or PASS)
     and every deal's cards.
     """
@@ -412,7 +420,7 @@ SCRATCH_ROWS = 7
 def new_scratch():
     """Per-thread scratch for ``play_match``."""
     return (np.empty((SCRATCH_ROWS, 52), dtype=np.int64),
-            np.empty((O.MAX_PLAYERS, 13), dtype=np.float64),
+            np.empty((2 * O.MAX_PLAYERS, 13), dtype=np.float64),
             np.empty(O.SIZE, dtype=np.float64),
             np.empty((O.MAX_PLAYERS + 1, 4), dtype=np.uint64))
 

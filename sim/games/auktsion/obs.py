@@ -35,8 +35,10 @@ START_MONEY = 15
 CARRY_MONEY = 16
 LEFTOVER_VALUE = 17
 DECK_POINTS = 18    # points of all cards in play (130 with 4 players by default)
+MEAN_HAND = 19      # DECK_POINTS / PLAYERS: the points of an average hand
+OWN_REST = 20       # the asking seat's points in the lot now open and the lots to come
 # Per seat.
-MONEY = 19                          # coins now
+MONEY = 21                          # coins now
 MATCH_POINTS = MONEY + MAX_PLAYERS  # points scored in earlier deals of this match
 DEAL_POINTS = MATCH_POINTS + MAX_PLAYERS  # points laid face up so far in this deal
 # Per rank.

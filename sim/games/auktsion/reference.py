@@ -140,13 +140,11 @@ def _budget_worth(o: list[float], p: Sequence[float]) -> float:
     money = o[O.MONEY + seat]
     if value <= 0.0 or money <= 0.0:
         return 0.0
-    points_to_come = 0.0
-    for r in range(lot, O.N_RANKS):
-        points_to_come += o[O.OWN_VALUE + r]
+    points_to_come = o[O.OWN_REST]
     coins = money
     if o[O.CARRY_MONEY] > 0:
         later = o[O.DEALS] - o[O.DEAL] - 1
-        per_hand = o[O.DECK_POINTS] / o[O.PLAYERS]
+        per_hand = o[O.MEAN_HAND]
         points_to_come += p[1] * later * per_hand
         coins += later * max(0.0, o[O.START_MONEY] - per_hand)
     worth = p[0] * value * coins / points_to_come
@@ -320,6 +318,7 @@ class Match:
         o[O.CARRY_MONEY] = 1.0 if rules.carry_money else 0.0
         o[O.LEFTOVER_VALUE] = self.leftover
         o[O.DECK_POINTS] = float((13 - self.first_rank) * sum(self.suit_points))
+        o[O.MEAN_HAND] = o[O.DECK_POINTS] / o[O.PLAYERS]
 
     # -- what a seat sees ---------------------------------------------------------------
     def _show(self, seat: int) -> list[float]:
@@ -328,6 +327,7 @@ class Match:
         o = self.o
         o[O.SEAT] = float(seat)
         o[O.OWN_VALUE:O.OWN_VALUE + 13] = self.value[seat]
+        o[O.OWN_REST] = float(sum(self.value[seat][int(o[O.LOT]):]))
         return o
 
     def observation(self, seat: int) -> list[float]:

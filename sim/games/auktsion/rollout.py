@@ -19,7 +19,8 @@ from numba import njit, prange
 
 from sim.games.auktsion import obs as O
 from sim.games.auktsion.kernel import (ERR_CODE, NO_CALL, OK, _final_scores, _new_deal,
-                                       _play_lots, _start_match, new_scratch)
+                                       _play_lots, _start_match, new_scratch,
+                                       points_above)
 from sim.games.auktsion.rules import (R_DEALS, R_FIRST_DEALER, R_FIRST_RANK, R_PLAYERS,
                                       R_SUIT_POINTS)
 from sim.rng import DEAL_STREAM, below, seed_stream
@@ -156,7 +157,8 @@ def rollouts(seed, count, n_blocks, R, leftover, pids, params, seat, hand, up_se
                     rngs[DEAL_STREAM, j] = saved[j]
                 for k in range(1, n + 1):
                     seed_stream(rngs[k], seed, m, DEAL_STREAM + k)
-                value[:, :] = dealt
+                value[:O.MAX_PLAYERS, :] = dealt
+                points_above(value, n)
                 _rollout(R, leftover, pids, params, seat, calls[c], deal, lot, price, high,
                          passes, money0, scores0, lot_buyer, lot_price, value, o, rngs,
                          scratch_i, out, err1, no_calls, no_decks)
