@@ -207,3 +207,9 @@ def test_referee_accepts_kernel_traces_of_any_variant(match):
     if rules.leftover_value == 0:
         assert 0 <= min(out["totals"]) and max(out["totals"]) <= rules.deals_per_match * deck_points(rules)
     assert reference.play(rules, sa, seed, index) == t
+
+
+def test_kernel_suit_of_a_card_without_division():
+    """The kernel's deal finds a card's suit as (c * 5042) >> 16; that is c // 13 for
+    every card code 0..51 (rules/README.md: code = suit * 13 + rank)."""
+    assert all((c * 5042) >> 16 == c // 13 for c in range(52))

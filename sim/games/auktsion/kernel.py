@@ -43,11 +43,11 @@ def _deal(R, rng, deck, value, points, log_decks, d):
     """Shuffle, deal and value the hands (``value``: see ``points_above``)."""
     n = R[R_PLAYERS]
     first_rank = R[R_FIRST_RANK]
-    size = 0
+    per_suit = 13 - first_rank
+    size = 4 * per_suit
     for suit in range(4):
-        for rank in range(first_rank, 13):
-            deck[size] = suit * 13 + rank
-            size += 1
+        for i in range(per_suit):
+            deck[suit * per_suit + i] = suit * 13 + first_rank + i
     cards = deck[:size]
     shuffle(rng, cards)
     if log_decks.shape[0] > 0:
@@ -59,8 +59,9 @@ def _deal(R, rng, deck, value, points, log_decks, d):
         total = 0  # a local: summing into points[s] would go through memory every card
         for k in range(s * per, (s + 1) * per):
             c = cards[k]
-            v = R[R_SUIT_POINTS + c // 13]
-            value[s, c % 13] += v
+            suit = (c * 5042) >> 16  # c // 13 for 0 <= c < 52, without the signed division
+            v = R[R_SUIT_POINTS + suit]
+            value[s, c - 13 * suit] += v
             total += v
         points[s] = total
     points_above(value, n)
