@@ -26,6 +26,7 @@ from sim.games import get_game
 from sim.games.auktsion import obs as O
 from sim.games.auktsion import reference
 from sim.games.auktsion.referee import replay
+from sim.pyrng import Stream
 
 GAME = get_game("auktsion")
 STRATEGIES = strategies.for_game("auktsion")
@@ -73,7 +74,7 @@ def test_streams_equal_sim_rng(seed, index, stream):
     numbers of sim/rng.py (so both engines deal the same cards, A1)."""
     state = np.empty(4, np.uint64)
     numba_rng.seed_stream(state, np.uint64(seed), index, stream)
-    py = reference.Stream(seed, index, stream)
+    py = Stream(seed, index, stream)
     assert [int(x) for x in state] == [py.s0, py.s1, py.s2, py.s3]
     for _ in range(50):
         assert int(numba_rng.next_u64(state)) == py.next_u64()

@@ -16,8 +16,8 @@ Ported here, and kept in step with their originals: the card-set helpers of
 ``sim/tricks.py``, the rules of ``sim/games/pitch/core.py``, the match loop of
 ``kernel.py`` (a policy is not asked when only one card is legal), and the policies of
 ``strategies/pitch.py`` with the same float arithmetic in the same order, so the results
-are bitwise equal. The random streams are the Python port of ``sim/rng.py`` in the
-auktsion reference engine. The observation is a list of ints laid out as in ``obs.py``.
+are bitwise equal. The random streams are ``sim/pyrng.py``, the plain-Python twin of
+``sim/rng.py``. The observation is a list of ints laid out as in ``obs.py``.
 
 A plain-Python policy is called as ``policy(obs, params, rng)``: ``obs`` a copy of the
 observation list (changing it changes nothing), ``params`` a tuple of floats, ``rng`` a
@@ -35,7 +35,7 @@ from typing import Any
 
 from sim.cards import SUITS, format_card
 from sim.errors import IllegalActionError, StrategyError
-from sim.games.auktsion.reference import Stream
+from sim.pyrng import Stream
 from sim.games.pitch import obs as O
 from sim.rules import Rules
 
