@@ -207,11 +207,22 @@ def _write(out: Path, doc: Document, ctxs: list[Context]) -> tuple[list[Path], l
             path = out / "data" / f"{stem}.parquet"
             _parquet(frame, path)
             datas.append(path)
+    _remove_stale(out / "figures", "*.png", figures)
+    _remove_stale(out / "data", "*.parquet", datas)
     (out / "report.html").write_text(to_html(doc), encoding="utf-8")
     (out / "report.md").write_text(to_markdown(doc), encoding="utf-8")
     (out / "provenance.json").write_text(json.dumps(doc.provenance, indent=1, default=str),
                                          encoding="utf-8")
     return figures, datas
+
+
+def _remove_stale(folder: Path, pattern: str, written: list[Path]) -> None:
+    """Delete what an earlier report left in the report's own ``folder`` (other games
+    or sections): a reader of ``data/`` would take it for this report's numbers."""
+    keep = set(written)
+    for path in folder.glob(pattern):
+        if path not in keep:
+            path.unlink()
 
 
 def _parquet(frame, path: Path) -> None:

@@ -347,3 +347,17 @@ def test_report_renders_in_headless_chromium(report, tmp_path):
         assert Image.open(png).size == (width, height)
         std, ink = blankness(png)
         assert std > 20 and ink > 0.02, f"{name} screenshot looks blank (std {std:.1f}, ink {ink:.3f})"
+
+
+def test_a_rerun_leaves_no_stale_figures_or_data(tmp_path):
+    """A report written over an earlier one keeps none of its figures or data files."""
+    (tmp_path / "figures").mkdir()
+    (tmp_path / "data").mkdir()
+    (tmp_path / "figures" / "bridge_old.png").write_bytes(b"x")
+    (tmp_path / "data" / "bridge_old.parquet").write_bytes(b"x")
+    (tmp_path / "notes.txt").write_text("mine")
+    r = build_report(["fpsb"], n=1024, out=tmp_path, specs={"fpsb": generic_spec("fpsb")},
+                     progress=False)
+    assert sorted((tmp_path / "figures").glob("*.png")) == sorted(r.figures)
+    assert sorted((tmp_path / "data").glob("*.parquet")) == sorted(r.data)
+    assert (tmp_path / "notes.txt").read_text() == "mine"  # not the report's: left alone
