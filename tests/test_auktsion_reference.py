@@ -433,3 +433,17 @@ def test_policy_answer_that_is_not_a_whole_number_is_reported(answer):
     with pytest.raises(IllegalActionError, match=r"seat 1: policy 'python:<lambda>' returned .*"
                                                  r"not a whole number of coins; legal: a bid of 1\.\."):
         reference.play({}, ["passive", lambda o, p, r: answer, "passive", "passive"], 1, 0)
+
+
+@pytest.mark.parametrize("overrides", [{}, {"players": 3}, {"min_raise": 2, "leftover_value": 0.5}])
+def test_budget_asked_at_every_call_plays_like_its_ceiling(overrides):
+    """The kernel settles a lot between ceiling policies from one ceiling per seat (A7-A11
+    without asking at each turn). The same 'budget', asked at every call through the
+    plain-Python path, makes the same calls: nothing its ceiling depends on changes
+    before the lot is sold."""
+    rules, sa, pol = setup(overrides, ["all=budget:aggression=2,future_weight=0.7"])
+    params = tuple(float(x) for x in sa.params("bid")[0])
+    every_call = [reference.PythonPolicy(reference._budget, params)] * rules.players
+    for seed, index in KEYS[:4]:
+        kernel = GAME.trace(rules, pol, sa.labels, seed, index)
+        assert reference.play(rules, every_call, seed, index, labels=sa.labels) == kernel
