@@ -1,10 +1,16 @@
-"""Bridge pairs events on double-dummy results: a field of bidding strategies, each
-sitting North-South on the same boards against the same East-West opponents, scored by
-matchpoints (B11) with 95% intervals across boards and paired differences.
+"""Bridge players' comparisons on double-dummy results, with 95% intervals:
+
+- ``pairs``: a field of bidding strategies, each sitting North-South on the same boards
+  against the same East-West opponents, scored by matchpoints (B11), with paired
+  differences;
+- ``team_match``: two strategies as teams (A North-South at one table, East-West at the
+  other), IMPs per board (B11);
+- ``best_contract``: for a hand under constraints, the double-dummy tricks per strain
+  and the expected score of every contract.
 
 The boards are common random numbers: every strategy meets the same deals, the same
-opponents and the same random streams, so the paired differences are much tighter than
-the separate intervals.
+opponents and the same random streams, so paired differences are much tighter than
+separate intervals.
 """
 
 from __future__ import annotations
@@ -17,9 +23,19 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from analysis.stats import paired_difference
+from analysis.runs import import_deals, make_rules
+from analysis.stats import mean_ci, paired_difference
 from analysis.tables import field_percentages, matchpoints
 from sim.errors import BidlabError, StrategyError
+from sim.game import Policies
+from sim.games.bridge.core import STRAINS
+from sim.games.bridge.core import score as duplicate_score
+from sim.games.bridge.dd import solve
+from sim.games.bridge.deal import deal
+from sim.games.bridge.engine import imps_vec
+from sim.games.bridge.tools import play_tables, seating
+from sim.rules import Rules
+from strategies import Strategy, assign_seats, for_game
 
 DEFAULT_BOARDS = 200
 
@@ -47,6 +63,12 @@ class Pairs:
                 "differences": self.differences.to_dict(orient="records")}
 
 
+def strategy_policies(spec: str) -> tuple[Strategy, Policies]:
+    """A strategy ``NAME[:param=value,...]`` and its policies in all four seats."""
+    seats = assign_seats(for_game("bridge"), 4, [f"all={spec}"])
+    return seats.strategies[0], {"bid": (seats.ids("bid"), seats.params("bid"))}
+
+
 def field_names(labels: list[str]) -> list[str]:
     """Distinct names: a label seen before gets ``#2``, ``#3``, ..."""
     seen: dict[str, int] = {}
@@ -65,9 +87,6 @@ def pairs(strategies: list[str], n: int | None = None, *, seed: int = 0,
     boards ``start .. start + n - 1`` (dealt from ``seed``, or the boards of the PBN file
     ``boards``) against ``opponents`` East-West; each board is matchpointed across the
     field (2 per result beaten, 1 per tie; B11)."""
-    from analysis.runs import import_deals, make_rules
-    from sim.games.bridge.tools import _policies, play_tables, seating
-
     if len(strategies) < 2:
         raise StrategyError(f"pairs needs at least two strategies to matchpoint against "
                             f"each other, got {len(strategies)}: e.g. natural random par")
@@ -77,8 +96,8 @@ def pairs(strategies: list[str], n: int | None = None, *, seed: int = 0,
         n = DEFAULT_BOARDS if deals is None else deals.shape[0] - start
     if n < 1:
         raise BidlabError(f"-n {n}: give at least 1 board")
-    so, po = _policies(opponents, r)
-    parsed = [_policies(spec, r) for spec in strategies]
+    so, po = strategy_policies(opponents)
+    parsed = [strategy_policies(spec) for spec in strategies]
     names = field_names([s.label for s, _ in parsed])
     seatings = [(seating(p, po), (s.label, so.label) * 2) for s, p in parsed]
     played = play_tables(seatings, n, seed, r, start, deals, progress)
@@ -100,3 +119,65 @@ def pairs(strategies: list[str], n: int | None = None, *, seed: int = 0,
         provenance["boards_file"] = str(boards)
     return Pairs(names, so.label, frame, pd.DataFrame(rows), scored, provenance)
 
+
+@dataclass
+class TeamMatch:
+    a: str
+    b: str
+    boards: int
+    imps_per_board: float
+    lo: float
+    hi: float
+    imps: np.ndarray
+    """Per board: IMPs won by team A (A's NS score at table 1 minus B's NS score at
+    table 2, in IMPs)."""
+    score_ns_1: np.ndarray
+    score_ns_2: np.ndarray
+
+
+def team_match(a: str, b: str, n: int, seed: int = 0, rules: Rules | None = None,
+               start: int = 0, progress: bool | None = None,
+               deals: np.ndarray | None = None) -> TeamMatch:
+    """Strategies ``a`` and ``b`` (``NAME[:param=value,...]``) as two teams on boards
+    ``start .. start + n - 1`` (or on rows of ``deals``, imported boards): at table 1 A
+    sits North-South and B East-West, at table 2 the other way round; team A wins
+    ``imps(ns1 - ns2)`` on each board (B11)."""
+    rules = rules or make_rules("bridge", None)
+    sa, pa = strategy_policies(a)
+    sb, pb = strategy_policies(b)
+    played = play_tables([(seating(pa, pb), (sa.label, sb.label) * 2),
+                          (seating(pb, pa), (sb.label, sa.label) * 2)],
+                         n, seed, rules, start, deals, progress)
+    ns1, ns2 = played.score_ns
+    imps = imps_vec(ns1 - ns2).astype(np.float64)
+    mean, lo, hi = mean_ci(imps)
+    return TeamMatch(sa.label, sb.label, n, mean, lo, hi, imps, ns1, ns2)
+
+
+@dataclass
+class BestContract:
+    boards: int
+    tricks: np.ndarray
+    """(boards, 5): the declarer seat's double-dummy tricks per strain C D H S N."""
+    contracts: list[dict]
+    """Per contract level 1..7 x strain: mean score with 95% interval, P(make)."""
+
+
+def best_contract(constraints, seat: int, n: int, seed: int = 0, vulnerable: bool = False,
+                  progress: bool | None = None) -> BestContract:
+    """For boards dealt under ``constraints`` (``deal.Constraints``), the distribution of
+    ``seat``'s double-dummy tricks per strain as declarer, and the expected duplicate
+    score of every undoubled contract he could declare, with 95% intervals."""
+    hands = deal(constraints, seed, 0, n)
+    tables = solve(hands, progress=progress)
+    tricks = tables[:, seat, :].astype(np.int64)
+    rows = []
+    for level in range(1, 8):
+        for strain in range(5):
+            sc = np.array([duplicate_score(level, strain, 0, int(vulnerable), int(t))
+                           for t in tricks[:, strain]], dtype=np.float64)
+            mean, lo, hi = mean_ci(sc)
+            rows.append({"contract": f"{level}{STRAINS[strain]}", "mean": mean, "lo": lo,
+                         "hi": hi, "p_make": float((tricks[:, strain] >= level + 6).mean())})
+    rows.sort(key=lambda r: -r["mean"])
+    return BestContract(n, tricks, rows)

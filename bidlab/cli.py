@@ -547,7 +547,7 @@ def cmd_bridge(args) -> None:
 
 
 def _bridge_team(args, progress) -> None:
-    from sim.games.bridge.tools import team_match
+    from analysis.bridge import team_match
     deals = None
     if args.boards:
         from analysis.runs import import_deals
@@ -597,7 +597,7 @@ def _bridge_pairs(args, progress) -> None:
 def _bridge_hands(args, c, progress) -> None:
     n = args.n if args.n is not None else 200
     if args.tool == "best":
-        from sim.games.bridge.tools import best_contract
+        from analysis.bridge import best_contract
         r = best_contract(c, args.seat, n, seed=args.seed, vulnerable=args.vulnerable,
                           progress=progress)
         dist = {st: [int(x) for x in __import__("numpy").bincount(r.tricks[:, i], minlength=14)]

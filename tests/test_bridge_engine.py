@@ -176,7 +176,7 @@ def test_cli_simulate_and_trace(capsys):
 
 
 def test_team_match_is_antisymmetric_and_zero_against_itself():
-    from sim.games.bridge.tools import team_match
+    from analysis.bridge import team_match
     same = team_match("natural", "natural", N, seed=SEED)
     assert (same.imps == 0).all() and same.imps_per_board == 0
     ab = team_match("natural", "pass", N, seed=SEED)
@@ -189,7 +189,7 @@ def test_team_match_is_antisymmetric_and_zero_against_itself():
 
 def test_best_contract_on_cached_boards():
     from sim.games.bridge.deal import Constraints
-    from sim.games.bridge.tools import best_contract
+    from analysis.bridge import best_contract
     hands = parse_deal(BOARDS[0]["deal"])       # every hand fixed: the fixture's board 0
     c = Constraints(fixed=[int(h) for h in hands])
     r = best_contract(c, 0, 4, seed=SEED)
@@ -209,7 +209,7 @@ def test_cli_bridge_team(capsys):
 
 def test_team_match_of_a_strategy_with_itself_is_exactly_even_b11():
     """The same boards at both tables with the same strategy: every board 0 IMPs."""
-    from sim.games.bridge.tools import team_match
+    from analysis.bridge import team_match
     r = team_match("natural", "natural", N, seed=SEED)
     assert r.boards == N and (r.imps == 0).all() and r.imps_per_board == 0
 
@@ -217,7 +217,7 @@ def test_team_match_of_a_strategy_with_itself_is_exactly_even_b11():
 def test_natural_beats_random_as_a_team_b11():
     """natural against random, each sitting NS at one table and EW at the other on the
     fixture's boards: natural wins IMPs, and the 95% interval excludes 0."""
-    from sim.games.bridge.tools import team_match
+    from analysis.bridge import team_match
     r = team_match("natural", "random", N, seed=SEED)
     assert r.lo > 0, (r.imps_per_board, r.lo, r.hi)
     assert (r.score_ns_1 - r.score_ns_2 != 0).any()

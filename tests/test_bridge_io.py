@@ -235,7 +235,7 @@ def test_board_text_writes_notrump_doubles_and_passed_out():
 def test_team_match_on_imported_boards_equals_dealt(tmp_path):
     """The same boards from a file (tags as B1) give the team match the same IMPs."""
     from bidlab import api
-    from sim.games.bridge.tools import team_match
+    from analysis.bridge import team_match
     path = tmp_path / "run.pbn"
     api.simulate("bridge", N, seed=SEED, pbn=path)
     dealt = team_match("natural", "random", N, seed=SEED)
@@ -270,14 +270,14 @@ def test_pairs_matchpoints_by_hand_on_the_fixture_b11():
     """Two fields: 100 for the higher NS score, 50 a tie, 0 the lower. Three fields:
     2 per result beaten, 1 per tie, over a top of 4. Each board's percentages average
     50 (matchpoints are zero-sum); the paired difference is the mean difference."""
-    from analysis.bridge import pairs
-    from sim.games.bridge.tools import _policies, play_tables, seating
+    from analysis.bridge import pairs, strategy_policies
+    from sim.games.bridge.tools import play_tables, seating
     from sim.games.bridge.rules import make
     specs = ["natural", "random", "par"]
     r = pairs(specs, N, seed=SEED, opponents="natural")
     rules = make()
-    _, po = _policies("natural", rules)
-    seatings = [(seating(_policies(s, rules)[1], po), (s, "natural") * 2) for s in specs]
+    _, po = strategy_policies("natural")
+    seatings = [(seating(strategy_policies(s)[1], po), (s, "natural") * 2) for s in specs]
     ns = play_tables(seatings, N, SEED, rules).score_ns
     mp = np.zeros((3, N))
     for a in range(3):

@@ -66,9 +66,9 @@ def test_imp_table_edges_b11(diff, expected):
 
 
 def test_imps_vectorised_equal_scalar_b11():
-    from sim.games.bridge.engine import _imps_vec
+    from sim.games.bridge.engine import imps_vec
     diffs = np.arange(-5000, 5001, 10)
-    assert _imps_vec(diffs).tolist() == [C.imps(int(d)) for d in diffs]
+    assert imps_vec(diffs).tolist() == [C.imps(int(d)) for d in diffs]
 
 
 def test_call_codes_b3():

@@ -156,7 +156,7 @@ def test_readings_come_from_the_numbers(report):
     eq = pd.read_parquet(report.out / "data" / "auktsion_equity.parquet")
     scores = eq[(eq.metric == "score") & (eq.by == "strategy")].sort_values("mean")
     best = scores.iloc[-1]
-    assert (f"value:multiple=3 scores most" if best["name"] == "value:multiple=3"
+    assert ("value:multiple=3 scores most" if best["name"] == "value:multiple=3"
             else f"{best['name']} scores most") in text
     assert W.estimate(best["mean"], best["ci_low"], best["ci_high"],
                       unit=" points per match") in text

@@ -144,7 +144,7 @@ def seat_columns(out: np.ndarray, start: int) -> Columns:
     count = out.shape[0]
     score_ns = out[:, K.B_SCORE_NS].astype(np.int64)
     par_ns = out[:, K.B_PAR_NS].astype(np.int64)
-    imps_ns = _imps_vec(score_ns - par_ns)
+    imps_ns = imps_vec(score_ns - par_ns)
     sign = np.array([1, -1, 1, -1])
     level = out[:, K.B_LEVEL]
     side_score = (score_ns[:, None] * sign).ravel()
@@ -178,7 +178,7 @@ def seat_columns(out: np.ndarray, start: int) -> Columns:
     }
 
 
-def _imps_vec(diff: np.ndarray) -> np.ndarray:
+def imps_vec(diff: np.ndarray) -> np.ndarray:
     k = np.searchsorted(C.IMP_LIMITS, np.abs(diff), side="left")
     return np.sign(diff) * k
 

@@ -27,7 +27,7 @@ from sim.games.bridge import core as C
 from sim.games.bridge import dd as DD
 from sim.games.bridge import kernel as K
 from sim.games.bridge.deal import deal
-from sim.games.bridge.engine import NO_DD, NO_ORACLE, NO_PAR, _check_policies, _imps_vec, blocks
+from sim.games.bridge.engine import NO_DD, NO_ORACLE, NO_PAR, _check_policies, imps_vec, blocks
 from sim.games.bridge.rules import SEAT_NAMES, pack
 from sim.games.bridge.situation import Situation, candidates, parse
 from sim.rules import Rules
@@ -186,7 +186,7 @@ def imps_vs_best(score: np.ndarray) -> np.ndarray:
     """IMPs (B11) of each candidate against the candidate with the highest mean score
     (the first on ties: the one bid-EV calls best), rollout by rollout."""
     best = int(np.argmax(score.mean(axis=0)))
-    return _imps_vec((score - score[:, [best]]).astype(np.int64)).astype(np.float64)
+    return imps_vec((score - score[:, [best]]).astype(np.int64)).astype(np.float64)
 
 
 def _setup(policies, s: Situation, hands: np.ndarray, progress: bool | None):
