@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import textwrap
 
@@ -644,4 +645,9 @@ def main(argv: list[str] | None = None) -> int:
     except BidlabError as e:
         print(f"bidlab {args.command}: error: {e}", file=sys.stderr)
         return 2
+    except BrokenPipeError:
+        # The reader went away (``bidlab trace ... | head``): not an error of ours. Point
+        # stdout at /dev/null so that the interpreter's final flush stays quiet.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
     return 0

@@ -93,3 +93,14 @@ def test_illegal_bid_names_match_seat_policy_and_legal_range():
     msg = str(info.value)
     assert "match 1001" in msg and "seat 2" in msg and "'mine'" in msg
     assert "bid 50" in msg and "a bid of 7..31 or a pass" in msg and "lot 6" in msg
+
+
+def test_output_cut_short_by_the_reader_is_not_an_error():
+    """``bidlab ... | head -1``: the pipe closes early; no traceback, exit status 0."""
+    import subprocess
+    import sys
+    proc = subprocess.run(f"{sys.executable} -m bidlab bridge deal -n 20000 --seed 1 | head -1",
+                          shell=True, capture_output=True, text=True, timeout=120,
+                          executable="/bin/bash")
+    assert proc.stdout.count("\n") == 1
+    assert "Traceback" not in proc.stderr and "BrokenPipe" not in proc.stderr
