@@ -1,17 +1,13 @@
 """Plain-Python referee of a bridge trace: replays the auction call by call and
 recomputes everything (board facts, legality, contract, declarer, score) from the
-rules text alone, independently of the kernel's code. Raises ``RefereeError`` naming
+rules text alone, independently of the kernel's code. Raises :class:`~sim.errors.RefereeError` naming
 the rule at the first disagreement."""
 
 from __future__ import annotations
 
-from sim.errors import BidlabError
+from sim.errors import RefereeError
 
 STRAINS = "CDHSN"
-
-
-class RefereeError(BidlabError):
-    pass
 
 
 def board_facts(board: int, vulnerability_rule: str) -> tuple[int, str]:
