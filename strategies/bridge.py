@@ -35,12 +35,19 @@ POLICIES = (
                      "one is legal"),
            )),
     Policy("natural", "bid", NATURAL,
-           "a compact natural system (see strategies/bridge.py): five-card majors, 1NT "
-           "nt_min..nt_max, strong 2C, weak twos and preempts; responses by points with "
-           "raises on three-card (major) support, new suits forcing one round, NT by points; "
-           "the captain (whoever knows partner's range) places the contract by combined "
-           "points and the best fit: partscore, invitation, game, slam; simple overcalls, "
-           "takeout doubles of one-level openings, and penalty doubles by defensive tricks",
+           "a compact natural system in numba (strategies/bridge_natural.py tells it in "
+           "full); it sees its own hand and the calls. Both partners replay the calls into "
+           "what each has shown (a range of points, suit lengths), so they agree on it. "
+           "Openings: 1NT nt_min..nt_max and 2NT nt2_min..nt2_max balanced, strong 2C, "
+           "five-card majors, weak twos and preempts. Over 1NT/2NT: Stayman and Jacoby "
+           "transfers, invitations, quantitative 4NT. Over one of a suit: single, limit "
+           "and Jacoby 2NT raises, a four-card major, 2/1 new suits (forcing), notrump by "
+           "points; opener rebids by shape and strength (a reverse needs 17). Competition: "
+           "overcalls, weak jumps, 1NT overcall, takeout and negative doubles, cue-bid "
+           "raises, the law of total tricks in partscores, rare penalty doubles by "
+           "defensive tricks. Then the captain places the contract by combined points: "
+           "invite_min invites, game_min game, slam_min slam (Blackwood 4NT with a major "
+           "fit: five when two aces are missing), grand_min a grand slam",
            NAT.NATURAL_PARAMS),
     Policy("par", "bid", PAR, "CHEATING ORACLE: bids the board's double-dummy par contract "
            "(it sees all four hands through the solver); a yardstick, not a strategy"),
@@ -81,7 +88,7 @@ def par_call(o, oracle):
 # -- dispatch -------------------------------------------------------------------------
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline='always')
 def bid(pid, o, p, rng, oracle):
     """One call for the seat in ``o[SEAT]``."""
     if pid == NATURAL:

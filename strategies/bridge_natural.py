@@ -168,7 +168,7 @@ def _bits(hand, s):
     return (np.int64(hand) >> np.int64(13 * s)) & np.int64(0x1FFF)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline='always')
 def _hand(hand):
     """(suit lengths C D H S, HCP) from a 52-bit card mask."""
     b0, b1, b2, b3 = _bits(hand, 0), _bits(hand, 1), _bits(hand, 2), _bits(hand, 3)
@@ -316,6 +316,8 @@ the upper half); K_SIGNOFF to play; K_ART an artificial answer (Stayman reply, t
 completion, 2D waiting); K_STAYMAN, K_TRANSFER; K_ASK Blackwood 4NT; K_REPLY its answer;
 K_QUANT a quantitative slam invitation; K_TAKEOUT a takeout double; K_PENALTY a penalty
 double; K_NT a natural notrump bid."""
+K_LATER = -1
+"""Internal to the reader: the call is read by the captain's rules (``_m_later``)."""
 
 
 # -- small auction helpers ----------------------------------------------------------------
@@ -363,7 +365,7 @@ def _ace_reply(aces):
 # -- the auction as both partners read it ---------------------------------------------------
 # The reader returns one tuple; these name its fields.
 (R_PART, R_MY_KIND, R_PA_KIND, R_MY_N, R_PA_N, R_OPENER, R_OPENING, R_RESPONSE, R_AGREED,
- R_OPP_SUITS, R_OPP_SINCE, R_PA_LAST, R_OPP_LAST, R_INTERFERED, R_ASKED) = range(15)
+ R_OPP_SUITS, R_OPP_SINCE, R_PA_LAST, R_OPP_LAST, R_INTERFERED, R_ASKED, R_MINE) = range(16)
 
 
 @njit(cache=True, _nrt=False)
@@ -374,7 +376,7 @@ def _nt_range(opening, p):
     return 2, np.int64(p[NT2_MIN]), np.int64(p[NT2_MAX])
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline='always')
 def _m_open(c, pr, p):
     """What an opening bid shows."""
     lv, st = C.bid_level(c), C.bid_strain(c)
@@ -621,7 +623,7 @@ def _m_advance_nt(c, pr, pa_pr, p):
     return _m_nt_raise(c, pr, lo, hi, p)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline='always')
 def _m_later(c, pr, pa_pr, my_kind, pa_kind, pa_last, agreed, before, opp_since, p):
     """A later bid, read by the captain's rules: an ace answer, a sign-off at game or
     slam, an invitation one below game, a new suit (forcing), a raise or a rebid."""
@@ -666,7 +668,7 @@ def _agree(agreed, c, pr, pa_pr):
     return agreed
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline='always')
 def read_auction(o, p):
     """Replay the calls with the system's rules: what this seat and its partner have
     shown, the kinds of their last calls, the opening, and the opponents' suits."""
@@ -731,6 +733,8 @@ def read_auction(o, p):
             bpr, kind = _m_their_auction(c, bpr, opr, b_n, o_n, b_kind, o_kind, o_last, last,
                                          agreed, opp_suits, opp_last, opp_since,
                                          passes_before >= 2, p)
+        if kind == K_LATER:
+            bpr, kind = _m_later(c, bpr, opr, b_kind, o_kind, o_last, agreed, last, opp_since, p)
         if kind == K_REPLY:
             bpr = _with_aces(bpr, C.bid_strain(c))
         asked = asked or kind == K_ASK
@@ -743,7 +747,7 @@ def read_auction(o, p):
         else:
             part, pa_kind, pa_n, pa_last = bpr, kind, pa_n + 1, c
     return (part, my_kind, pa_kind, my_n, pa_n, opener, opening, response, agreed,
-            opp_suits, opp_since, pa_last, opp_last, interfered, asked)
+            opp_suits, opp_since, pa_last, opp_last, interfered, asked, mine)
 
 
 @njit(cache=True, _nrt=False, inline='always')
@@ -779,7 +783,8 @@ def _m_our_auction(c, bpr, opr, is_opener, b_n, o_n, b_kind, o_kind, o_last, ope
     over notrump, or a later call. Returns (profile, kind, the response)."""
     nt_open = C.bid_strain(opening) == C.NOTRUMP and C.bid_level(opening) <= 2
     if c == C.DOUBLE:
-        if not is_opener and b_n == 0 and o_n == 1 and interfered:
+        if not is_opener and b_n == 0 and o_n == 1 and interfered \
+                and C.bid_level(opening) == 1 and C.bid_strain(opening) < 4:
             pr, kind = _m_double_by_responder(bpr, opening, opp_suits, p)
             return pr, kind, response
         if _reopening_spot(is_opener, b_n, o_n, last, balancing):
@@ -795,7 +800,7 @@ def _m_our_auction(c, bpr, opr, is_opener, b_n, o_n, b_kind, o_kind, o_last, ope
         elif C.bid_level(opening) == 1 and C.bid_strain(opening) < 4:
             pr, kind = _m_respond_suit(c, bpr, opening, last, interfered, p)
         else:
-            pr, kind = _m_later(c, bpr, opr, b_kind, o_kind, o_last, agreed, last, opp_since, p)
+            pr, kind = bpr, K_LATER
         return pr, kind, c
     if is_opener and b_n == 1 and o_n == 1 and not opp_since and response != 0:
         if o_kind == K_STAYMAN:
@@ -819,8 +824,7 @@ def _m_our_auction(c, bpr, opr, is_opener, b_n, o_n, b_kind, o_kind, o_last, ope
             and (b_kind == K_STAYMAN or b_kind == K_TRANSFER):
         pr, kind = _m_nt_continue(c, bpr, opening, response, o_last, p)
         return pr, kind, response
-    pr, kind = _m_later(c, bpr, opr, b_kind, o_kind, o_last, agreed, last, opp_since, p)
-    return pr, kind, response
+    return bpr, K_LATER, response
 
 
 @njit(cache=True, _nrt=False)
@@ -860,7 +864,7 @@ def _m_their_auction(c, bpr, opr, b_n, o_n, b_kind, o_kind, o_last, last, agreed
         return _m_advance_nt(c, bpr, opr, p)
     if b_n == 0 and o_n == 1 and o_last >= C.FIRST_BID and C.bid_strain(o_last) < 4:
         return _m_advance_overcall(c, bpr, opr, C.bid_strain(o_last), last, opp_suits, p)
-    return _m_later(c, bpr, opr, b_kind, o_kind, o_last, agreed, last, opp_since, p)
+    return bpr, K_LATER
 
 
 @njit(cache=True, _nrt=False)
@@ -876,6 +880,8 @@ def _m_nt_continue(c, pr, opening, response, reply, p):
             pr = _with_len(pr, m, 6)
             if lv == 3 and L == 1:
                 return _with_range(pr, inv - hi, game - lo - 1), K_INVITE
+            if lv == 5:
+                return _with_range(pr, slam - hi, slam - lo - 1), K_QUANT
             if lv >= 6:
                 return _with_range(pr, slam - lo, 37), K_SIGNOFF
             return _with_range(pr, game - hi, slam - hi - 1), K_SIGNOFF
@@ -894,6 +900,8 @@ def _m_nt_continue(c, pr, opening, response, reply, p):
         pr = _with_len(pr, st, 4)
         if lv == _game_level(st) - 1:
             return _with_range(pr, inv - hi, game - lo - 1), K_INVITE
+        if lv == 5:
+            return _with_range(pr, slam - hi, slam - lo - 1), K_QUANT
         if lv >= 6:
             return _with_range(pr, slam - lo, 37), K_SIGNOFF
         return _with_range(pr, game - hi, 37), K_SIGNOFF
@@ -923,7 +931,7 @@ def _opening_suit(lens):
     return 0
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline='always')
 def _open(lens, hcp, p):
     pts = _length_points(hcp, lens)
     bal = _balanced(lens)
@@ -991,8 +999,8 @@ def _nt_continue(lens, hcp, opening, response, reply, p):
             return C.bid_code(7, m if six else 4)
         if pts + lo >= p[SLAM_MIN]:
             return C.bid_code(6, m if six else 4)
-        if pts + hi >= p[SLAM_MIN] and not six:
-            return C.bid_code(4, 4)
+        if pts + hi >= p[SLAM_MIN]:
+            return C.bid_code(5, m) if six else C.bid_code(4, 4)
         if pts + lo >= p[GAME_MIN]:
             return C.bid_code(4, m) if six else C.bid_code(3, 4)
         if pts + hi >= p[INVITE_MIN] and L == 1:
@@ -1007,6 +1015,8 @@ def _nt_continue(lens, hcp, opening, response, reply, p):
             return C.bid_code(7, rm)
         if sp + lo >= p[SLAM_MIN]:
             return C.bid_code(6, rm)
+        if sp + hi >= p[SLAM_MIN]:
+            return C.bid_code(5, rm)                  # slam try: six with a maximum
         if sp + lo >= p[GAME_MIN]:
             return C.bid_code(4, rm)
         if sp + hi >= p[INVITE_MIN] and L == 1:
@@ -1247,7 +1257,7 @@ def _after_two_clubs(lens, hcp, p):
     return _cheapest(C.bid_code(2, 1), s)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline='always')
 def _balancing(o):
     n = o[O.N_CALLS]
     return n >= 3 and _call(o, n - 1) == C.PASS and _call(o, n - 2) == C.PASS
@@ -1476,7 +1486,7 @@ def _penalty(hand, lens, hcp, last, part, p):
     return own + lo_of(part) / 4.0 >= 8 - lv
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline='always')
 def _captain(o, p, hand, lens, hcp, rd):
     """Place the contract from partner's shown range and lengths (see the docstring)."""
     me = o[O.SEAT]
@@ -1589,7 +1599,7 @@ CAPTAIN = -1
 contract."""
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline='always')
 def _decide(o, p, hand, lens, hcp, rd):
     """The call in a recognised situation (opening side: response, opener's rebid,
     responder's second call over notrump, reopening; other side: entry, advance), or
@@ -1603,7 +1613,8 @@ def _decide(o, p, hand, lens, hcp, rd):
     theirs = o[O.LAST_BIDDER] % 2 != me % 2
     we_opened = opener % 2 == me % 2
     responding = we_opened and opener != me and my_n == 0 and pa_n == 1
-    if theirs and o[O.DOUBLED] == 0 and my_n + pa_n > 0 and not responding \
+    negative = responding and C.bid_level(opening) == 1 and C.bid_strain(opening) < 4
+    if theirs and o[O.DOUBLED] == 0 and my_n + pa_n > 0 and not negative \
             and _penalty(hand, lens, hcp, last, rd[R_PART], p):
         return C.DOUBLE
     if we_opened:
@@ -1655,7 +1666,7 @@ def _decide(o, p, hand, lens, hcp, rd):
     return CAPTAIN
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline='always')
 def _silent_side(o):
     """(our side has made no call but passes, the suits the opponents have bid): the
     common case of a defender, answered without replaying the auction."""
@@ -1677,6 +1688,18 @@ def _silent_side(o):
 
 
 @njit(cache=True, _nrt=False)
+def _in_the_auction(o, p, lens, hcp):
+    """A call after both sides have had their say: replay the auction, then the
+    recognised situations or the captain. (Kept out of ``natural_call``, so the common
+    quick answers do not pay for this function's large frame.)"""
+    rd = read_auction(o, p)
+    call = _decide(o, p, o[O.HAND], lens, hcp, rd)
+    if call == CAPTAIN:
+        call = _captain(o, p, o[O.HAND], lens, hcp, rd)
+    return call
+
+
+@njit(cache=True, _nrt=False, inline='always')
 def natural_call(o, p):
     """The natural system's call for the seat in ``o[SEAT]`` (its hand and the calls)."""
     lens, hcp = _hand(o[O.HAND])
@@ -1687,10 +1710,7 @@ def natural_call(o, p):
         if silent:
             call = _enter(o[O.HAND], lens, hcp, o[O.LAST_BID], opp_suits, _balancing(o), p)
         else:
-            rd = read_auction(o, p)
-            call = _decide(o, p, o[O.HAND], lens, hcp, rd)
-            if call == CAPTAIN:
-                call = _captain(o, p, o[O.HAND], lens, hcp, rd)
+            call = _in_the_auction(o, p, lens, hcp)
     if call != C.PASS and (call >= C.N_CALLS or not (o[O.LEGAL] >> call) & 1):
         return C.PASS
     return call
