@@ -91,9 +91,9 @@ NATURAL_PARAMS = (
     Param("open_min", 12, 8, 16, "points (HCP + length) to open one of a suit", integer=True),
     Param("nt_min", 15, 10, 22, "1NT opening range, low end (balanced, HCP)", integer=True),
     Param("nt_max", 17, 10, 24, "1NT opening range, high end (HCP)", integer=True),
-    Param("strong_min", 22, 18, 30, "points for the strong artificial 2C opening",
+    Param("strong_min", 21, 18, 30, "points for the strong artificial 2C opening",
           integer=True),
-    Param("respond_min", 6, 3, 10, "points to answer partner's one-level opening (fewer: "
+    Param("respond_min", 7, 3, 10, "points to answer partner's one-level opening (fewer: "
           "pass)", integer=True),
     Param("invite_min", 25, 22, 28, "invite game when own points + partner's shown "
           "maximum reach this (and own + partner's minimum fall short of game_min)",
@@ -102,9 +102,9 @@ NATURAL_PARAMS = (
           "3NT or four of a major", integer=True),
     Param("slam_min", 33, 29, 36, "combined points for a small slam (6NT, or six of a "
           "fit after an ace ask)", integer=True),
-    Param("overcall_min", 8, 5, 14, "HCP to overcall a five-card suit at the one level",
+    Param("overcall_min", 7, 5, 14, "HCP to overcall a five-card suit at the one level",
           integer=True),
-    Param("penalty_min", 3, 1, 6, "own defensive tricks (quick tricks + trumps beyond "
+    Param("penalty_min", 4.5, 1, 6, "own defensive tricks (quick tricks + trumps beyond "
           "three) needed for a penalty double; with partner's shown points (a trick per "
           "four) the side must expect to beat the contract by a trick"),
     Param("preempt_len", 7, 6, 8, "suit length for a three-level preempt (six cards: a "
@@ -115,7 +115,7 @@ NATURAL_PARAMS = (
     Param("nt2_max", 21, 18, 25, "2NT opening range, high end (HCP)", integer=True),
     Param("minor_game_min", 28, 25, 32, "combined points for five of a minor (else 3NT "
           "or a partscore)", integer=True),
-    Param("limit_raise_min", 10, 8, 12, "support points for a limit (jump) raise of "
+    Param("limit_raise_min", 12, 8, 12, "support points for a limit (jump) raise of "
           "partner's suit; a single raise below", integer=True),
     Param("two_over_one_min", 10, 8, 13, "HCP for a new suit at the two level in "
           "response (2/1, forcing)", integer=True),
@@ -873,7 +873,7 @@ def _m_nt_continue(c, pr, opening, response, reply, p):
     L, lo, hi = _nt_range(opening, p)
     lv, st = C.bid_level(c), C.bid_strain(c)
     inv, game = np.int64(p[INVITE_MIN]), np.int64(p[GAME_MIN])
-    slam, grand = np.int64(p[SLAM_MIN]), np.int64(p[GRAND_MIN])
+    slam = np.int64(p[SLAM_MIN])
     if C.bid_strain(response) != 0:                   # after a transfer
         m = C.bid_strain(response) + 1
         if st == m:

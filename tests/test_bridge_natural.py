@@ -123,11 +123,11 @@ def test_notrump_raises_by_combined_points():
 # -- responses to one of a suit, opener's rebids -----------------------------------------------
 
 @pytest.mark.parametrize("hand, opening, expected", [
-    ("Q64.K542.J82.965", "1S", "2S"),        # 7 support points: single raise
+    ("Q64.K542.Q82.965", "1S", "2S"),        # 7 support points: single raise
     ("Q642.K54.K82.A65", "1S", "3S"),        # 12: limit raise
     ("Q642.KQ54.K82.A6", "1S", "2N"),        # game values, four trumps: Jacoby 2NT
     ("64.K542.J82.AQ65", "1S", "2C"),        # 2/1 with ten
-    ("64.K542.J82.Q965", "1S", "1N"),
+    ("64.K542.Q82.Q965", "1S", "1N"),
     ("J84.K1052.Q8.A652", "1D", "1H"),       # a four-card major first
     ("K1052.J8.Q84.A652", "1H", "1S"),
     ("J84.952.Q8.T6532", "1H", "P"),          # under respond_min
@@ -170,7 +170,7 @@ def test_negative_double_and_cue_bid_raise():
 
 def test_penalty_doubles_are_sound():
     # partner opened 1NT and they came in where we hold the trumps and the values
-    assert call("KQJ9.A52.Q83.965", "1N", "2S") == "X"
+    assert call("KQJ98.A52.A83.96", "1N", "2S") == "X"
     assert call("9752.Q52.Q83.965", "1N", "2S") == "P"
     assert call("KQJ9.652.Q83.965", "1N", "2S") == "P"          # not enough tricks
 
