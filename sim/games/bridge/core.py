@@ -72,10 +72,9 @@ def parse_call(text: str) -> int:
 def legal_mask(last_bid, last_bidder, doubled, seat):
     """Bit set of the legal calls (bit ``code``) for ``seat`` (B3, B4). ``last_bid`` is
     the code of the last bid (0: none), ``last_bidder`` its seat, ``doubled`` 0/1/2."""
-    m = np.int64(1)                                   # pass
     lo = FIRST_BID if last_bid == 0 else last_bid + 1
-    for c in range(lo, N_CALLS):
-        m |= np.int64(1) << c
+    # pass, and every bid from ``lo`` up: one mask, no loop (this runs on every call)
+    m = np.int64(1) | (((np.int64(1) << N_CALLS) - 1) & ~((np.int64(1) << lo) - 1))
     if last_bid != 0:
         opp = (last_bidder - seat) % 2 == 1
         if doubled == 0 and opp:

@@ -73,15 +73,16 @@ def _fail(err, m, code, seat, value, legal, k):
 
 @njit(cache=True, _nrt=False)
 def play_board(seed, index, R, hands, facts, dd, par_ns, oracle, pids, params, m,
-               o, p, rng, orc, first, board_out, err, log_calls, log_row, forced):
+               o, rng, orc, first, board_out, err, log_calls, log_row, forced):
     """Auction (and, when ``dd`` has rows, the score) of board ``index`` from
     ``hands[m]`` into ``board_out[m]``; ``facts[m]`` is its (dealer, vulnerability
     code), which the engine sets by B1 or from an imported board's tags.
 
     ``dd[m, declarer, strain]`` double-dummy tricks (int8), ``par_ns[m]``, ``oracle[m]``
     (par contract: level, strain, declarer, doubled) -- all empty (0 rows) to play the
-    auction only. Scratch: ``o`` int64[O.SIZE], ``p`` float64[params], ``rng``
-    uint64[4, 4] (one stream per seat), ``orc`` int64[4], ``first`` int64[2, 5] (B7).
+    auction only. Each seat's policy gets its row of ``params`` as a view (no copy per
+    call). Scratch: ``o`` int64[O.SIZE], ``rng`` uint64[4, 4] (one stream per seat),
+    ``orc`` int64[4], ``first`` int64[2, 5] (B7).
     A non-empty ``log_calls`` records the calls in row ``log_row``. The first
     ``len(forced)`` calls are ``forced`` (checked like any call) instead of the policies'
     answers: bid-EV replays the calls made so far and the candidate call this way.
@@ -112,12 +113,10 @@ def play_board(seed, index, R, hands, facts, dd, par_ns, oracle, pids, params, m
         o[O.SEAT] = seat
         o[O.HAND] = hands[m, seat]
         o[O.LEGAL] = legal
-        for j in range(params.shape[1]):
-            p[j] = params[seat, j]
         if k < forced.shape[0]:
             call = forced[k]
         else:
-            call = SB.bid(pids[seat], o, p, rng[seat], orc)
+            call = SB.bid(pids[seat], o, params[seat], rng[seat], orc)
         o[O.HAND] = 0
         if call < 0 or call >= C.N_CALLS or not (legal >> call) & 1:      # B3, B4
             _fail(err, m, ILLEGAL_CALL, seat, call, legal, k)
@@ -180,11 +179,10 @@ def play_board(seed, index, R, hands, facts, dd, par_ns, oracle, pids, params, m
 
 
 @njit(cache=True)
-def new_scratch(n_params):
-    """Per-thread scratch for ``play_board``: (o, p, rng, orc, first)."""
-    return (np.zeros(O.SIZE, dtype=np.int64), np.zeros(max(1, n_params), dtype=np.float64),
-            np.zeros((4, 4), dtype=np.uint64), np.zeros(4, dtype=np.int64),
-            np.zeros((2, 5), dtype=np.int64))
+def new_scratch():
+    """Per-thread scratch for ``play_board``: (o, rng, orc, first)."""
+    return (np.zeros(O.SIZE, dtype=np.int64), np.zeros((4, 4), dtype=np.uint64),
+            np.zeros(4, dtype=np.int64), np.zeros((2, 5), dtype=np.int64))
 
 
 @njit(cache=True, parallel=True)
@@ -194,10 +192,10 @@ def auction_chunk(seed, start, count, n_blocks, R, hands, facts, dd, par_ns, ora
     no_log = np.empty((0, 1), dtype=np.int8)
     no_forced = np.empty(0, dtype=np.int64)
     for b in prange(n_blocks):
-        o, p, rng, orc, first = new_scratch(params.shape[1])
+        o, rng, orc, first = new_scratch()
         for m in range(b * count // n_blocks, (b + 1) * count // n_blocks):
             play_board(seed, start + m, R, hands, facts, dd, par_ns, oracle, pids, params, m,
-                       o, p, rng, orc, first, board_out, err, no_log, 0, no_forced)
+                       o, rng, orc, first, board_out, err, no_log, 0, no_forced)
 
 
 @njit(cache=True)
@@ -205,8 +203,8 @@ def auction_serial(seed, start, count, R, hands, facts, dd, par_ns, oracle, pids
                    board_out, err, log_calls):
     """Like ``auction_chunk`` on one thread; a non-empty ``log_calls`` (count x
     MAX_AUCTION, int8) records every call."""
-    o, p, rng, orc, first = new_scratch(params.shape[1])
+    o, rng, orc, first = new_scratch()
     no_forced = np.empty(0, dtype=np.int64)
     for m in range(count):
         play_board(seed, start + m, R, hands, facts, dd, par_ns, oracle, pids, params, m,
-                   o, p, rng, orc, first, board_out, err, log_calls, m, no_forced)
+                   o, rng, orc, first, board_out, err, log_calls, m, no_forced)

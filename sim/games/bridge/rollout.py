@@ -45,11 +45,11 @@ def auctions(seed, board0, count, n_blocks, R, hands, facts, dd, par_ns, oracle,
     ``facts[r]`` the situation's (dealer, vulnerability)."""
     no_log = np.empty((0, 1), dtype=np.int8)
     for b in prange(n_blocks):
-        o, p, rng, orc, first = K.new_scratch(params.shape[1])
+        o, rng, orc, first = K.new_scratch()
         for r in range(b * count // n_blocks, (b + 1) * count // n_blocks):
             for c in range(forced.shape[0]):
                 K.play_board(seed, 16 * r + board0, R, hands, facts, dd, par_ns, oracle,
-                             pids, params, r, o, p, rng, orc, first, board_out[c], err[c], no_log,
+                             pids, params, r, o, rng, orc, first, board_out[c], err[c], no_log,
                              0, forced[c, :n_forced[c]])
 
 
@@ -58,9 +58,9 @@ def auction_logged(seed, board0, r, R, hands, facts, dd, par_ns, oracle, pids, p
                    forced, board_out, err, log_calls):
     """Rollout ``r`` of one candidate (``hands``, ``dd``... hold its row 0), every call
     recorded in ``log_calls[0]``."""
-    o, p, rng, orc, first = K.new_scratch(params.shape[1])
+    o, rng, orc, first = K.new_scratch()
     K.play_board(seed, 16 * r + board0, R, hands, facts, dd, par_ns, oracle, pids, params, 0,
-                 o, p, rng, orc, first, board_out, err, log_calls, 0, forced)
+                 o, rng, orc, first, board_out, err, log_calls, 0, forced)
 
 
 @njit(cache=True)
