@@ -100,7 +100,7 @@ NATURAL_PARAMS = (
           integer=True),
     Param("game_min", 25, 22, 29, "combined points (own + partner's shown minimum) for "
           "3NT or four of a major", integer=True),
-    Param("slam_min", 33, 29, 36, "combined points for a small slam (6NT, or six of a "
+    Param("slam_min", 31, 29, 36, "combined points for a small slam (6NT, or six of a "
           "fit after an ace ask)", integer=True),
     Param("overcall_min", 7, 5, 14, "HCP to overcall a five-card suit at the one level",
           integer=True),
@@ -632,18 +632,17 @@ def _m_later(c, pr, pa_pr, my_kind, pa_kind, pa_last, agreed, before, opp_since,
         return pr, K_REPLY
     if my_kind == K_ASK:
         return pr, K_SIGNOFF
-    if (pa_kind == K_INVITE or pa_kind == K_QUANT) and not opp_since:
-        return pr, K_SIGNOFF                                   # the answer: to play
+    slam = np.int64(p[SLAM_MIN])
     if st == C.NOTRUMP and lv == 4 and c > before:
-        if pa_last >= C.FIRST_BID and C.bid_strain(pa_last) == C.NOTRUMP and pa_kind in (K_NT, K_INVITE, K_SIGNOFF):
-            return _with_range(pr, np.int64(p[SLAM_MIN]) - hi_of(pa_pr),
-                               np.int64(p[SLAM_MIN]) - lo_of(pa_pr) - 1), K_QUANT
+        if _natural_nt(pa_last, pa_kind):
+            return _with_range(pr, slam - hi_of(pa_pr), slam - lo_of(pa_pr) - 1), K_QUANT
         return pr, K_ASK
     if lv >= 6:
         return pr, K_SIGNOFF
     if lv == 5 and st in MAJORS and st == agreed and not opp_since:
-        slam = np.int64(p[SLAM_MIN])
         return _with_range(pr, slam - hi_of(pa_pr), slam - lo_of(pa_pr) - 1), K_QUANT
+    if (pa_kind == K_INVITE or pa_kind == K_QUANT) and not opp_since:
+        return pr, K_SIGNOFF                                   # the answer: to play
     game = np.int64(p[GAME_MIN]) if st >= 2 else np.int64(p[MINOR_GAME_MIN])
     if lv >= _game_level(st):
         return _with_range(pr, game - hi_of(pa_pr), 37), K_SIGNOFF
@@ -1233,6 +1232,8 @@ def _rebid(hand, lens, hcp, opening, response, last, part, p):
     if z >= 0 and lens[z] >= 4:
         code = _cheapest(last, z)
         lv = C.bid_level(code)
+        if pts >= 19 and lv <= 2 and not one_nt:
+            return code + 5                           # a jump shift: game force, slam hopes
         if lv == 1 or (lv == 2 and z < x) or (lv == 2 and pts >= 17) or \
                 (lv == 3 and not one_nt):
             return code

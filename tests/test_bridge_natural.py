@@ -97,7 +97,7 @@ def test_jacoby_transfers_and_their_completion():
     weak = ("J84.AJ653.954.T2", "1N", "P", "2D", "P", "2H", "P")
     assert call(*weak) == "P"
     assert call("J84.AJ653.954.Q2", "1N", "P", "2D", "P", "2H", "P") == "2N"   # invites
-    assert call("J84.AJ653.K54.A2", "1N", "P", "2D", "P", "2H", "P") == "3N"   # game
+    assert call("J84.AJ653.954.A2", "1N", "P", "2D", "P", "2H", "P") == "3N"   # game
     # opener picks the game: hearts with three, notrump with two
     assert call("AK5.KQ9.J432.Q65", "1N", "P", "2D", "P", "2H", "P", "3N", "P") == "4H"
     assert call("AK52.K9.J432.Q65", "1N", "P", "2D", "P", "2H", "P", "3N", "P") == "P"
@@ -115,7 +115,7 @@ def test_notrump_raises_by_combined_points():
     assert call("Q86.K105.J42.Q953", "1N", "P") == "2N"      # 8: invite
     assert call("AK5.KQ94.J32.Q65", "1N", "P", "2N", "P") == "P"      # 15: declines
     assert call("AK5.KQ94.K32.Q65", "1N", "P", "2N", "P") == "3N"     # 17: accepts
-    assert call("AQ6.K105.KJ4.KJ53", "1N", "P") == "4N"      # 17: quantitative
+    assert call("AQ6.K105.KJ4.Q953", "1N", "P") == "4N"      # 15: quantitative
     assert call("AK5.KQ94.K32.Q65", "1N", "P", "4N", "P") == "6N"     # maximum: accepts
     assert call("AK5.KQ94.J32.Q65", "1N", "P", "4N", "P") == "P"
 
