@@ -75,6 +75,7 @@ Penalty doubles (rare, sound)
 from __future__ import annotations
 
 import numpy as np
+from llvmlite import ir
 from numba import njit
 from numba.core import types
 from numba.extending import intrinsic, overload
@@ -161,6 +162,23 @@ def _ctpop(typingctx, x):
 @overload(_popcount)
 def _popcount_compiled(x):
     return lambda x: _ctpop(np.int64(x))
+
+
+def _trailing_zeros(x):
+    """Zero bits below the lowest set bit of a non-zero int64 (the CPU's tzcnt)."""
+    return (int(x) & -int(x)).bit_length() - 1
+
+
+@intrinsic
+def _cttz(typingctx, x):
+    def codegen(context, builder, signature, args):
+        return builder.cttz(args[0], ir.Constant(ir.IntType(1), 1))
+    return types.int64(types.int64), codegen
+
+
+@overload(_trailing_zeros)
+def _trailing_zeros_compiled(x):
+    return lambda x: _cttz(np.int64(x))
 
 
 @njit(cache=True, _nrt=False)
@@ -321,6 +339,31 @@ K_LATER = -1
 
 
 # -- small auction helpers ----------------------------------------------------------------
+@njit(cache=True, _nrt=False)
+def _bid_mask(o):
+    """Bit ``k`` set when call ``k`` is not a pass; -1 for an auction of more than 62
+    calls. Built without a branch per call, it lets the replays jump from one bid to
+    the next instead of testing every pass (unpredictable branches are the cost here)."""
+    n = o[O.N_CALLS]
+    if n > 62:
+        return np.int64(-1)
+    m = np.int64(0)
+    for k in range(n):
+        m |= np.int64(_call(o, k) != C.PASS) << k
+    return m
+
+
+@njit(cache=True, _nrt=False)
+def _next_call(o, k, n, mask):
+    """The first call at or after ``k`` that is not a pass (``n`` if none)."""
+    if mask >= 0:
+        rest = mask >> k
+        return n if rest == 0 else k + _trailing_zeros(rest)
+    while k < n and _call(o, k) == C.PASS:
+        k += 1
+    return k
+
+
 @njit(cache=True, _nrt=False)
 def _call(o, k):
     """Call number ``k`` of the auction (an unsigned index: no negative-index fix-up in
@@ -668,7 +711,7 @@ def _agree(agreed, c, pr, pa_pr):
 
 
 @njit(cache=True, _nrt=False, inline='always')
-def read_auction(o, p):
+def read_auction(o, p, mask):
     """Replay the calls with the system's rules: what this seat and its partner have
     shown, the kinds of their last calls, the opening, and the opponents' suits."""
     me = o[O.SEAT]
@@ -687,9 +730,7 @@ def read_auction(o, p):
     while True:
         # Skip a run of passes in a tight scan (most calls are passes); what a pass shows
         # depends only on the auction before it, the same for the whole run.
-        k = prev + 1
-        while k < n and _call(o, k) == C.PASS:
-            k += 1
+        k = _next_call(o, prev + 1, n, mask)
         if my_n == 0 and _passed_in(me, dealer, prev, k):
             mine = _with_range(mine, 0, _pass_cap(opener, me, pa_n, interfered, p))
         if pa_n == 0 and _passed_in((me + 2) % 4, dealer, prev, k):
@@ -1487,6 +1528,19 @@ def _penalty(hand, lens, hcp, last, part, p):
     return own + lo_of(part) / 4.0 >= 8 - lv
 
 
+@njit(cache=True, _nrt=False)
+def _nothing_to_add(lens, hcp, part, agreed, p):
+    """The opponents outbid us, and we have no eight-card fit, no six-card suit and no
+    invitational values (even opposite partner's maximum): the captain would pass.
+    Checked first because it is the most common case in competition."""
+    if agreed >= 0 or max(max(lens[0], lens[1]), max(lens[2], lens[3])) >= 6:
+        return False
+    for s in range(4):
+        if lens[s] + len_of(part, s) >= 8:
+            return False
+    return hcp + hi_of(part) < p[INVITE_MIN]
+
+
 @njit(cache=True, _nrt=False, inline='always')
 def _captain(o, p, hand, lens, hcp, rd):
     """Place the contract from partner's shown range and lengths (see the docstring)."""
@@ -1501,6 +1555,8 @@ def _captain(o, p, hand, lens, hcp, rd):
     if pa_kind == K_ASK and quiet:
         return _ace_reply(_aces(hand))
     if pa_kind == K_SIGNOFF and quiet and ours:
+        return C.PASS
+    if not ours and not quiet and _nothing_to_add(lens, hcp, part, rd[R_AGREED], p):
         return C.PASS
     strain, trumps = _choose_strain(lens, part, rd[R_AGREED])
     mp = _points_in(strain, lens, hcp, part)
@@ -1668,32 +1724,31 @@ def _decide(o, p, hand, lens, hcp, rd):
 
 
 @njit(cache=True, _nrt=False, inline='always')
-def _silent_side(o):
+def _silent_side(o, mask):
     """(our side has made no call but passes, the suits the opponents have bid): the
     common case of a defender, answered without replaying the auction."""
     ours = (o[O.SEAT] - o[O.DEALER]) % 2                 # our calls: even or odd places
+    if mask >= 0 and mask & (np.int64(0x5555555555555555) << ours):
+        return False, np.int64(0)
     suits = np.int64(0)
     n = o[O.N_CALLS]
-    k = 0
-    while True:
-        while k < n and _call(o, k) == C.PASS:
-            k += 1
-        if k >= n:
-            return True, suits
+    k = _next_call(o, 0, n, mask)
+    while k < n:
         if k % 2 == ours:
             return False, suits
         c = _call(o, k)
         if c >= C.FIRST_BID and C.bid_strain(c) < 4:
             suits |= np.int64(1) << C.bid_strain(c)
-        k += 1
+        k = _next_call(o, k + 1, n, mask)
+    return True, suits
 
 
 @njit(cache=True, _nrt=False)
-def _in_the_auction(o, p, lens, hcp):
+def _in_the_auction(o, p, lens, hcp, mask):
     """A call after both sides have had their say: replay the auction, then the
     recognised situations or the captain. (Kept out of ``natural_call``, so the common
     quick answers do not pay for this function's large frame.)"""
-    rd = read_auction(o, p)
+    rd = read_auction(o, p, mask)
     call = _decide(o, p, o[O.HAND], lens, hcp, rd)
     if call == CAPTAIN:
         call = _captain(o, p, o[O.HAND], lens, hcp, rd)
@@ -1707,11 +1762,12 @@ def natural_call(o, p):
     if o[O.LAST_BID] == 0:
         call = _open(lens, hcp, p)
     else:
-        silent, opp_suits = _silent_side(o)
+        mask = _bid_mask(o)
+        silent, opp_suits = _silent_side(o, mask)
         if silent:
             call = _enter(o[O.HAND], lens, hcp, o[O.LAST_BID], opp_suits, _balancing(o), p)
         else:
-            call = _in_the_auction(o, p, lens, hcp)
+            call = _in_the_auction(o, p, lens, hcp, mask)
     if call != C.PASS and (call >= C.N_CALLS or not (o[O.LEGAL] >> call) & 1):
         return C.PASS
     return call
