@@ -41,6 +41,10 @@ def observe(hand, calls, dealer=0):
     return o
 
 
+def read(o):
+    return N.read_auction(o, DEFAULTS, N._bid_mask(o))
+
+
 def call(hand, *calls, params=DEFAULTS):
     return C.call_text(N.natural_call(observe(hand, list(calls)), params))
 
@@ -217,10 +221,10 @@ def test_partners_read_each_other_alike():
         for k in range(1, n):
             seat = (dealer + k) % 4
             partner = (seat + 2) % 4
-            mine = N.read_auction(observe("AK5.KQ94.J32.Q65", texts[:k], dealer), DEFAULTS)
+            mine = read(observe("AK5.KQ94.J32.Q65", texts[:k], dealer))
             o = observe("AK5.KQ94.J32.Q65", texts[:k], dealer)
             o[O.SEAT] = partner
-            theirs = N.read_auction(o, DEFAULTS)
+            theirs = read(o)
             assert mine[N.R_PART] == theirs[N.R_MINE], (texts[:k], seat)
             assert mine[N.R_PA_KIND] == theirs[N.R_MY_KIND]
             checked += 1
