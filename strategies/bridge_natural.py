@@ -276,12 +276,6 @@ def _quick_tricks(hand):
     return total
 
 
-@njit(cache=True, _nrt=False)
-def _top_honours(hand, s):
-    b = _bits(hand, s)
-    return ((b & ACE) != 0) + ((b & KING) != 0) + ((b & QUEEN) != 0)
-
-
 # -- what a player has shown: a range and suit lengths, packed in one int64 ------------
 # bits 0-5 low end of the range (points), 6-11 high end, 12-27 least length per suit
 # (4 bits each, C D H S), 28 balanced, 29-31 aces shown (7: unknown).
@@ -409,11 +403,6 @@ def _game_level(strain):
 @njit(cache=True, _nrt=False)
 def _is_jump(c, last):
     return c > _cheapest(last, C.bid_strain(c))
-
-
-@njit(cache=True, _nrt=False)
-def _level_of_code(c):
-    return C.bid_level(c) if c >= C.FIRST_BID else 0
 
 
 @njit(cache=True, _nrt=False)
@@ -720,10 +709,15 @@ def _m_later(c, pr, pa_pr, my_kind, pa_kind, pa_last, agreed, before, opp_since,
 
 @njit(cache=True, _nrt=False, inline='always')
 def _agree(agreed, c, pr, pa_pr):
-    """A suit is agreed once both partners have shown it with eight cards between them."""
+    """A suit is agreed once both partners have shown it with eight cards between them:
+    by bidding it, or by a conventional raise (Jacoby 2NT, a cue-bid) of a suit."""
     st = C.bid_strain(c)
     if c >= C.FIRST_BID and st < 4 and len_of(pr, st) + len_of(pa_pr, st) >= 8:
         return st
+    if agreed < 0:
+        for s in (3, 2, 1, 0):
+            if len_of(pr, s) + len_of(pa_pr, s) >= 8:
+                return s
     return agreed
 
 

@@ -205,6 +205,16 @@ def test_full_auction_reaches_slam_without_a_grand():
 
 # -- both partners read the calls alike --------------------------------------------------------
 
+def test_what_an_opening_shows():
+    rd = read(observe("AK5.KQ94.J32.Q65", ["1N", "P"]))          # partner's 1NT
+    part = rd[N.R_PART]
+    assert (N.lo_of(part), N.hi_of(part)) == (15, 17) and N.balanced_of(part)
+    assert all(N.len_of(part, s) == 2 for s in range(4))
+    rd = read(observe("AK5.KQ94.J32.Q65", ["1S", "P", "2N", "P"], dealer=2))
+    assert rd[N.R_AGREED] == 3 and rd[N.R_PA_KIND] == N.K_FORCE    # Jacoby 2NT
+    assert N.len_of(rd[N.R_PART], 3) >= 3
+
+
 def test_partners_read_each_other_alike():
     """What a seat thinks its partner has shown equals what the partner thinks it has
     shown, at every turn of a thousand natural auctions."""
