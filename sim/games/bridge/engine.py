@@ -104,11 +104,18 @@ def _check(err: np.ndarray, start: int, labels: tuple[str, ...]) -> None:
     if code == K.NO_DD:
         raise IllegalActionError(f"board {start + m}: no double-dummy result for declarer "
                                  f"{seat} in strain {C.STRAINS[value]}")
+    raise illegal_call(f"board {start + m}", labels[seat], str(seat), value, legal, k)
+
+
+def illegal_call(where: str, label: str, seat: str, value: int, legal: int,
+                 k: int) -> IllegalActionError:
+    """The error for call ``k`` (0-based) ``value`` of a bid policy, with the calls
+    that were legal (bit set ``legal``)."""
     shown = C.call_text(value) if 0 <= value < C.N_CALLS else str(value)
     allowed = " ".join(C.call_text(c) for c in range(C.N_CALLS) if legal >> c & 1)
-    raise IllegalActionError(
-        f"board {start + m}, call {k + 1}: bid policy of {labels[seat]!r} (seat {seat}) "
-        f"answered {shown}, which is illegal; legal: {allowed} (rules B3, B4)")
+    return IllegalActionError(
+        f"{where}, call {k + 1}: bid policy of {label!r} (seat {seat}) answered {shown}, "
+        f"which is illegal; legal: {allowed} (rules B3, B4)")
 
 
 def auctions(rules: Rules, policies: Policies, labels: tuple[str, ...], seed: int, start: int,

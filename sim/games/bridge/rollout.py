@@ -27,7 +27,8 @@ from sim.games.bridge import core as C
 from sim.games.bridge import dd as DD
 from sim.games.bridge import kernel as K
 from sim.games.bridge.deal import deal
-from sim.games.bridge.engine import NO_DD, NO_ORACLE, NO_PAR, _check_policies, imps_vec, blocks
+from sim.games.bridge.engine import (NO_DD, NO_ORACLE, NO_PAR, _check_policies, blocks,
+                                     illegal_call, imps_vec)
 from sim.games.bridge.rules import SEAT_NAMES, pack
 from sim.games.bridge.situation import Situation, candidates, parse
 from sim.rules import Rules
@@ -98,12 +99,8 @@ def _check(err: np.ndarray, actions: list[str], labels: tuple[str, ...]) -> None
     if code == K.NO_DD:
         raise IllegalActionError(f"rollout {r}, candidate {actions[c]}: no double-dummy "
                                  f"result for declarer {SEAT_NAMES[seat]} in {C.STRAINS[value]}")
-    shown = C.call_text(value) if 0 <= value < C.N_CALLS else str(value)
-    allowed = " ".join(C.call_text(x) for x in range(C.N_CALLS) if legal >> x & 1)
-    raise IllegalActionError(
-        f"rollout {r}, candidate {actions[c]}, call {k + 1}: bid policy of {labels[seat]!r} "
-        f"(seat {SEAT_NAMES[seat]}) answered {shown}, which is illegal; legal: {allowed} "
-        f"(rules B3, B4)")
+    raise illegal_call(f"rollout {r}, candidate {actions[c]}", labels[seat], SEAT_NAMES[seat],
+                       value, legal, k)
 
 
 def deal_rollouts(s: Situation, seed: int, start: int, n: int) -> np.ndarray:
