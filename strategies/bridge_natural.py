@@ -351,6 +351,19 @@ K_LATER = -1
 
 # -- small auction helpers ----------------------------------------------------------------
 @njit(cache=True, _nrt=False)
+def _strain(code):
+    """``core.bid_strain`` in unsigned arithmetic (no floor-division sign fix-up: it runs
+    for every bid of every replay). Only meaningful for bids."""
+    return np.int64(np.uint64(code - C.FIRST_BID) % np.uint64(5))
+
+
+@njit(cache=True, _nrt=False)
+def _level(code):
+    """``core.bid_level`` in unsigned arithmetic; only meaningful for bids."""
+    return np.int64(np.uint64(code - C.FIRST_BID) // np.uint64(5)) + 1
+
+
+@njit(cache=True, _nrt=False)
 def _bid_mask(o):
     """Bit ``k`` set when call ``k`` is not a pass; -1 for an auction of more than 62
     calls. Built without a branch per call, it lets the replays jump from one bid to
@@ -387,8 +400,8 @@ def _cheapest(last, strain):
     """Cheapest bid in ``strain`` over the bid ``last`` (0: none); > 37 when none."""
     if last == 0:
         return C.bid_code(1, strain)
-    lvl = C.bid_level(last)
-    if strain > C.bid_strain(last):
+    lvl = _level(last)
+    if strain > _strain(last):
         return C.bid_code(lvl, strain)
     return C.bid_code(lvl + 1, strain)
 
@@ -402,7 +415,7 @@ def _game_level(strain):
 
 @njit(cache=True, _nrt=False)
 def _is_jump(c, last):
-    return c > _cheapest(last, C.bid_strain(c))
+    return c > _cheapest(last, _strain(c))
 
 
 @njit(cache=True, _nrt=False)
@@ -428,7 +441,7 @@ def _nt_range(opening, p):
 @njit(cache=True, _nrt=False, inline='always')
 def _m_open(c, pr, p):
     """What an opening bid shows."""
-    lv, st = C.bid_level(c), C.bid_strain(c)
+    lv, st = _level(c), _strain(c)
     if c == C.bid_code(2, 0):
         return _with_range(pr, np.int64(p[STRONG_MIN]), 37), K_FORCE
     if st == C.NOTRUMP and lv == 1:
@@ -447,7 +460,7 @@ def _m_open(c, pr, p):
 def _m_nt_response(c, pr, opening, p):
     """Responder's first call over partner's 1NT/2NT, opponents silent."""
     L, lo, hi = _nt_range(opening, p)
-    lv, st = C.bid_level(c), C.bid_strain(c)
+    lv, st = _level(c), _strain(c)
     if lv == L + 1 and st == 0:
         return _with_range(pr, np.int64(p[INVITE_MIN]) - hi, 37), K_STAYMAN
     if lv == L + 1 and st in (1, 2):
@@ -458,7 +471,7 @@ def _m_nt_response(c, pr, opening, p):
 @njit(cache=True, _nrt=False)
 def _m_nt_raise(c, pr, lo, hi, p):
     """A notrump bid placing or inviting opposite partner's notrump range lo..hi."""
-    lv, st = C.bid_level(c), C.bid_strain(c)
+    lv, st = _level(c), _strain(c)
     if st != C.NOTRUMP:
         return pr, K_NONE
     game, slam, grand = np.int64(p[GAME_MIN]), np.int64(p[SLAM_MIN]), np.int64(p[GRAND_MIN])
@@ -479,13 +492,13 @@ def _m_nt_raise(c, pr, lo, hi, p):
 def _m_respond_suit(c, pr, opening, before, contested, p):
     """Responder's first bid over partner's one of a suit (``before``: the last bid
     before it; ``contested``: an opponent has bid since the opening)."""
-    x = C.bid_strain(opening)
-    lv, st = C.bid_level(c), C.bid_strain(c)
+    x = _strain(opening)
+    lv, st = _level(c), _strain(c)
     op, limit, r = np.int64(p[OPEN_MIN]), np.int64(p[LIMIT_RAISE_MIN]), np.int64(p[RESPOND_MIN])
     gf = np.int64(p[GAME_MIN]) - op
     trumps = 3 if x >= 2 else (4 if x == 1 else 5)
     if contested:
-        cue = C.bid_strain(before) if before != opening else -1
+        cue = _strain(before) if before != opening else -1
         if st == cue and st < 4:
             return _with_len(_with_range(pr, limit, 37), x, trumps), K_FORCE
         if st == x and lv >= _game_level(x):
@@ -529,7 +542,7 @@ def _m_respond_suit(c, pr, opening, before, contested, p):
 @njit(cache=True, _nrt=False)
 def _m_double_by_responder(pr, opening, opp_suits, p):
     """Negative double: four cards in each unbid major (the minors without one)."""
-    x = C.bid_strain(opening)
+    x = _strain(opening)
     pr = _with_range(pr, np.int64(p[RESPOND_MIN]), 37)
     shown = False
     for s in MAJORS:
@@ -546,9 +559,9 @@ def _m_double_by_responder(pr, opening, opp_suits, p):
 @njit(cache=True, _nrt=False)
 def _m_rebid(c, pr, opening, response, pa_pr, before, p):
     """Opener's rebid (opponents silent since the response) after one of a suit."""
-    x = C.bid_strain(opening)
-    rs = C.bid_strain(response)
-    lv, st = C.bid_level(c), C.bid_strain(c)
+    x = _strain(opening)
+    rs = _strain(response)
+    lv, st = _level(c), _strain(c)
     op = np.int64(p[OPEN_MIN])
     jump = _is_jump(c, before)
     if response == C.bid_code(2, 4) and x >= 2:      # over Jacoby 2NT
@@ -590,7 +603,7 @@ def _m_rebid(c, pr, opening, response, pa_pr, before, p):
 def _m_enter(c, pr, last, balancing, p):
     """A first call over the opponents' opening (``last``: their bid)."""
     allow = np.int64(p[BALANCE_ALLOW]) if balancing else 0
-    lv, st = C.bid_level(c), C.bid_strain(c)
+    lv, st = _level(c), _strain(c)
     if st == C.NOTRUMP:
         return _with_balanced(_with_range(pr, np.int64(p[NT_MIN]) - allow,
                                           np.int64(p[NT_MAX]) + 1)), K_NT
@@ -602,10 +615,10 @@ def _m_enter(c, pr, last, balancing, p):
 
 @njit(cache=True, _nrt=False)
 def _m_takeout(pr, last, opp_suits, balancing, p):
-    if C.bid_strain(last) == C.NOTRUMP:
+    if _strain(last) == C.NOTRUMP:
         return _with_range(pr, np.int64(p[NT_MIN]), 37), K_PENALTY
     allow = np.int64(p[BALANCE_ALLOW]) if balancing else 0
-    pr = _with_range(pr, np.int64(p[TAKEOUT_MIN]) - allow + 2 * (C.bid_level(last) - 1), 37)
+    pr = _with_range(pr, np.int64(p[TAKEOUT_MIN]) - allow + 2 * (_level(last) - 1), 37)
     for s in MAJORS:
         if not (opp_suits >> s) & 1:
             pr = _with_len(pr, s, 3)
@@ -615,19 +628,19 @@ def _m_takeout(pr, last, opp_suits, balancing, p):
 @njit(cache=True, _nrt=False)
 def _m_advance_double(c, pr, last, p):
     """Answer to partner's takeout double."""
-    st = C.bid_strain(c)
+    st = _strain(c)
     tk = np.int64(p[TAKEOUT_MIN])
     gf = np.int64(p[GAME_MIN]) - tk
-    if st == C.bid_strain(last):                     # cue-bid: game force
+    if st == _strain(last):                     # cue-bid: game force
         return _with_range(pr, gf, 37), K_FORCE
     if st == C.NOTRUMP:
-        if C.bid_level(c) == 1:
+        if _level(c) == 1:
             return _with_range(pr, 6, gf - 4), K_NT
-        if C.bid_level(c) == 2:
+        if _level(c) == 2:
             return _with_range(pr, gf - 3, gf - 1), K_INVITE
         return _with_range(pr, gf, 37), K_SIGNOFF
     pr = _with_len(pr, st, 4)
-    if C.bid_level(c) >= _game_level(st):
+    if _level(c) >= _game_level(st):
         return _with_range(pr, gf, 37), K_SIGNOFF
     if _is_jump(c, last):
         return _with_range(pr, gf - 4, gf - 1), K_INVITE
@@ -637,18 +650,18 @@ def _m_advance_double(c, pr, last, p):
 @njit(cache=True, _nrt=False)
 def _m_advance_overcall(c, pr, pa_pr, ps, last, opp_suits, p):
     """Answer to partner's suit overcall in ``ps``: raise, cue-bid, notrump, own suit."""
-    st = C.bid_strain(c)
+    st = _strain(c)
     r, limit = np.int64(p[RESPOND_MIN]), np.int64(p[LIMIT_RAISE_MIN])
     if st == ps:
         pr = _with_len(pr, ps, 3)
-        if C.bid_level(c) >= _game_level(ps):
+        if _level(c) >= _game_level(ps):
             game = np.int64(p[GAME_MIN]) if ps >= 2 else np.int64(p[MINOR_GAME_MIN])
             return _with_range(pr, game - lo_of(pa_pr) - 5, 37), K_SIGNOFF
         return _with_range(pr, r - 1, limit - 1), K_NONE
     if st < 4 and (opp_suits >> st) & 1:               # cue-bid: a limit raise or better
         return _with_len(_with_range(pr, limit, 37), ps, 3), K_FORCE
     if st == C.NOTRUMP:
-        lv = C.bid_level(c)
+        lv = _level(c)
         if lv == 1:
             return _with_range(pr, 8, 11), K_NT
         if lv == 2:
@@ -662,7 +675,7 @@ def _m_advance_nt(c, pr, pa_pr, p):
     """Answer to partner's 1NT overcall: a weak five-card major, a forcing three of a
     major (five cards, game values), four of a six-card major, or notrump by points."""
     lo, hi = lo_of(pa_pr), hi_of(pa_pr)
-    lv, st = C.bid_level(c), C.bid_strain(c)
+    lv, st = _level(c), _strain(c)
     if st in MAJORS:
         if lv == 2:
             return _with_len(_with_range(pr, 0, np.int64(p[INVITE_MIN]) - hi - 1), st, 5), K_SIGNOFF
@@ -676,7 +689,7 @@ def _m_advance_nt(c, pr, pa_pr, p):
 def _m_later(c, pr, pa_pr, my_kind, pa_kind, pa_last, agreed, before, opp_since, p):
     """A later bid, read by the captain's rules: an ace answer, a sign-off at game or
     slam, an invitation one below game, a new suit (forcing), a raise or a rebid."""
-    lv, st = C.bid_level(c), C.bid_strain(c)
+    lv, st = _level(c), _strain(c)
     if pa_kind == K_ASK and not opp_since:
         return pr, K_REPLY
     if my_kind == K_ASK:
@@ -711,7 +724,7 @@ def _m_later(c, pr, pa_pr, my_kind, pa_kind, pa_last, agreed, before, opp_since,
 def _agree(agreed, c, pr, pa_pr):
     """A suit is agreed once both partners have shown it with eight cards between them:
     by bidding it, or by a conventional raise (Jacoby 2NT, a cue-bid) of a suit."""
-    st = C.bid_strain(c)
+    st = _strain(c)
     if c >= C.FIRST_BID and st < 4 and len_of(pr, st) + len_of(pa_pr, st) >= 8:
         return st
     if agreed < 0:
@@ -757,8 +770,8 @@ def read_auction(o, p, mask):
             if opener >= 0:
                 interfered = True
             if c >= C.FIRST_BID:
-                if C.bid_strain(c) < 4:
-                    opp_suits |= np.int64(1) << C.bid_strain(c)
+                if _strain(c) < 4:
+                    opp_suits |= np.int64(1) << _strain(c)
                 opp_last = c
                 if opener < 0:
                     opener, opening = s, c
@@ -787,7 +800,7 @@ def read_auction(o, p, mask):
         if kind == K_LATER:
             bpr, kind = _m_later(c, bpr, opr, b_kind, o_kind, o_last, agreed, last, opp_since, p)
         if kind == K_REPLY:
-            bpr = _with_aces(bpr, C.bid_strain(c))
+            bpr = _with_aces(bpr, _strain(c))
         asked = asked or kind == K_ASK
         agreed = _agree(agreed, c, bpr, opr)
         if c >= C.FIRST_BID:
@@ -832,10 +845,10 @@ def _m_our_auction(c, bpr, opr, is_opener, b_n, o_n, b_kind, o_kind, o_last, ope
                    response, last, agreed, opp_suits, interfered, opp_since, balancing, p):
     """A call of the side that opened: response, opener's rebid, responder's second call
     over notrump, or a later call. Returns (profile, kind, the response)."""
-    nt_open = C.bid_strain(opening) == C.NOTRUMP and C.bid_level(opening) <= 2
+    nt_open = _strain(opening) == C.NOTRUMP and _level(opening) <= 2
     if c == C.DOUBLE:
         if not is_opener and b_n == 0 and o_n == 1 and interfered \
-                and C.bid_level(opening) == 1 and C.bid_strain(opening) < 4:
+                and _level(opening) == 1 and _strain(opening) < 4:
             pr, kind = _m_double_by_responder(bpr, opening, opp_suits, p)
             return pr, kind, response
         if _reopening_spot(is_opener, b_n, o_n, last, balancing):
@@ -848,15 +861,15 @@ def _m_our_auction(c, bpr, opr, is_opener, b_n, o_n, b_kind, o_kind, o_last, ope
             pr, kind = _m_nt_response(c, bpr, opening, p)
         elif opening == C.bid_code(2, 0) and not interfered:
             pr, kind = bpr, K_ART
-        elif C.bid_level(opening) == 1 and C.bid_strain(opening) < 4:
+        elif _level(opening) == 1 and _strain(opening) < 4:
             pr, kind = _m_respond_suit(c, bpr, opening, last, interfered, p)
         else:
             pr, kind = bpr, K_LATER
         return pr, kind, c
     if is_opener and b_n == 1 and o_n == 1 and not opp_since and response != 0:
         if o_kind == K_STAYMAN:
-            if C.bid_strain(c) in MAJORS:
-                return _with_len(bpr, C.bid_strain(c), 4), K_ART, response
+            if _strain(c) in MAJORS:
+                return _with_len(bpr, _strain(c), 4), K_ART, response
             return bpr, K_ART, response
         if o_kind == K_TRANSFER:
             return bpr, K_ART, response
@@ -865,7 +878,7 @@ def _m_our_auction(c, bpr, opr, is_opener, b_n, o_n, b_kind, o_kind, o_last, ope
         d = _describes(opening, response, o_kind, interfered)
         if d == 1:
             op = np.int64(p[OPEN_MIN])
-            if C.bid_level(c) >= 4:
+            if _level(c) >= 4:
                 return _with_range(bpr, op, op + 2), K_SIGNOFF, response
             return _with_range(bpr, op + 3, 37), K_FORCE, response
         if d == 2:
@@ -883,17 +896,17 @@ def _reopening_spot(is_opener, my_bids, partner_bids, last, balancing):
     """The opener's turn again after an overcall at the one or two level and two passes:
     a double here is for takeout (partner may pass it for penalties)."""
     return is_opener and my_bids == 1 and partner_bids == 0 and balancing and \
-        last >= C.FIRST_BID and C.bid_level(last) <= 2 and C.bid_strain(last) < 4
+        last >= C.FIRST_BID and _level(last) <= 2 and _strain(last) < 4
 
 
 @njit(cache=True, _nrt=False)
 def _m_after_two_clubs(c, pr, p):
     strong = np.int64(p[STRONG_MIN])
-    if C.bid_strain(c) == C.NOTRUMP:
-        if C.bid_level(c) == 2:
+    if _strain(c) == C.NOTRUMP:
+        if _level(c) == 2:
             return _with_balanced(_with_range(pr, strong, strong + 2))
         return _with_balanced(_with_range(pr, strong + 3, 37))
-    return _with_len(pr, C.bid_strain(c), 5)
+    return _with_len(pr, _strain(c), 5)
 
 
 @njit(cache=True, _nrt=False, inline='always')
@@ -913,8 +926,8 @@ def _m_their_auction(c, bpr, opr, b_n, o_n, b_kind, o_kind, o_last, last, agreed
         return _m_advance_double(c, bpr, last, p)
     if b_n == 0 and o_n == 1 and o_kind == K_NT and not opp_since:
         return _m_advance_nt(c, bpr, opr, p)
-    if b_n == 0 and o_n == 1 and o_last >= C.FIRST_BID and C.bid_strain(o_last) < 4:
-        return _m_advance_overcall(c, bpr, opr, C.bid_strain(o_last), last, opp_suits, p)
+    if b_n == 0 and o_n == 1 and o_last >= C.FIRST_BID and _strain(o_last) < 4:
+        return _m_advance_overcall(c, bpr, opr, _strain(o_last), last, opp_suits, p)
     return bpr, K_LATER
 
 
@@ -922,11 +935,11 @@ def _m_their_auction(c, bpr, opr, b_n, o_n, b_kind, o_kind, o_last, last, agreed
 def _m_nt_continue(c, pr, opening, response, reply, p):
     """Responder's second call after Stayman or a transfer over 1NT/2NT."""
     L, lo, hi = _nt_range(opening, p)
-    lv, st = C.bid_level(c), C.bid_strain(c)
+    lv, st = _level(c), _strain(c)
     inv, game = np.int64(p[INVITE_MIN]), np.int64(p[GAME_MIN])
     slam = np.int64(p[SLAM_MIN])
-    if C.bid_strain(response) != 0:                   # after a transfer
-        m = C.bid_strain(response) + 1
+    if _strain(response) != 0:                   # after a transfer
+        m = _strain(response) + 1
         if st == m:
             pr = _with_len(pr, m, 6)
             if lv == 3 and L == 1:
@@ -1042,8 +1055,8 @@ def _respond_nt(lens, hcp, opening, p):
 def _nt_continue(lens, hcp, opening, response, reply, p):
     """Responder's second call after Stayman's answer or a completed transfer."""
     L, lo, hi = _nt_range(opening, p)
-    if C.bid_strain(response) != 0:                   # a transfer: m is the major
-        m = C.bid_strain(response) + 1
+    if _strain(response) != 0:                   # a transfer: m is the major
+        m = _strain(response) + 1
         pts = _length_points(hcp, lens)
         six = lens[m] >= 6
         if pts + lo >= p[GRAND_MIN]:
@@ -1059,7 +1072,7 @@ def _nt_continue(lens, hcp, opening, response, reply, p):
         if pts + hi >= p[INVITE_MIN] and 2 * pts + lo + hi + 1 >= 2 * p[GAME_MIN]:
             return C.bid_code(4, m) if six else C.bid_code(3, 4)
         return C.PASS
-    rm = C.bid_strain(reply) if C.bid_level(reply) == L + 1 else -1
+    rm = _strain(reply) if _level(reply) == L + 1 else -1
     if rm in MAJORS and lens[rm] >= 4:               # Stayman found a fit
         sp = _support_points(hcp, lens, rm)
         if sp + lo >= p[GRAND_MIN]:
@@ -1112,7 +1125,7 @@ def _support_needed(x):
 @njit(cache=True, _nrt=False)
 def _respond_suit(hand, lens, hcp, opening, p):
     """Over partner's one of a suit, opponents silent."""
-    x = C.bid_strain(opening)
+    x = _strain(opening)
     op, limit, r = p[OPEN_MIN], p[LIMIT_RAISE_MIN], p[RESPOND_MIN]
     gf = p[GAME_MIN] - op
     fit = lens[x] >= _support_needed(x)
@@ -1166,36 +1179,36 @@ def _compete_cap(my_len, pa_len, p):
 def _respond_contested(hand, lens, hcp, opening, last, opp_suits, part, p):
     """Over partner's one of a suit after the opponents came in (``last``: the last
     bid; a double leaves it at the opening)."""
-    x = C.bid_strain(opening)
+    x = _strain(opening)
     limit, r = p[LIMIT_RAISE_MIN], p[RESPOND_MIN]
     gf = p[GAME_MIN] - p[OPEN_MIN]
-    y = C.bid_strain(last) if last != opening else -1
+    y = _strain(last) if last != opening else -1
     fit = lens[x] >= _support_needed(x)
     if fit:
         sup = _support_points(hcp, lens, x)
         raise_ = _cheapest(last, x)
         if sup >= gf and x >= 2 and C.bid_code(4, x) > last:
             return C.bid_code(4, x)
-        if sup >= limit and 0 <= y < 4 and C.bid_level(_cheapest(last, y)) <= 3:
+        if sup >= limit and 0 <= y < 4 and _level(_cheapest(last, y)) <= 3:
             return _cheapest(last, y)                # cue-bid: a limit raise or better
-        if sup >= limit and raise_ + 5 < C.N_CALLS and C.bid_level(raise_ + 5) <= 3:
+        if sup >= limit and raise_ + 5 < C.N_CALLS and _level(raise_ + 5) <= 3:
             return raise_ + 5                        # jump raise
-        if sup >= r and C.bid_level(raise_) <= _compete_cap(lens[x], len_of(part, x), p):
+        if sup >= r and _level(raise_) <= _compete_cap(lens[x], len_of(part, x), p):
             return raise_
     if hcp < r:
         return C.PASS
     s = _longest(lens, opp_suits | (np.int64(1) << x))
     if s >= 0 and lens[s] >= 5:
         code = _cheapest(last, s)
-        lv = C.bid_level(code)
+        lv = _level(code)
         if (lv == 1 and hcp >= r) or (lv == 2 and hcp >= p[TWO_OVER_ONE_MIN]):
             return code
-    if 0 <= y < 4 and C.bid_level(last) <= 2 and hcp >= r + 2 * (C.bid_level(last) - 1):
+    if 0 <= y < 4 and _level(last) <= 2 and hcp >= r + 2 * (_level(last) - 1):
         if _negative_double_shape(lens, x, opp_suits):
             return C.DOUBLE
     if y != C.NOTRUMP and (y < 0 or _stopper(hand, y)) and _no_shortness(lens):
         code = _cheapest(last, C.NOTRUMP)
-        lv = C.bid_level(code)
+        lv = _level(code)
         if hcp >= gf and C.bid_code(3, 4) > last:
             return C.bid_code(3, 4)
         if (lv == 1 and r + 2 <= hcp <= limit) or (lv == 2 and limit + 1 <= hcp <= gf - 1):
@@ -1226,14 +1239,14 @@ def _negative_double_shape(lens, x, opp_suits):
 def _describes(opening, response, pa_kind, interfered):
     """How the opener rebids: 1 after Jacoby 2NT, 2 describing his hand after a new suit
     or 1NT (opponents silent), 0 as the captain."""
-    if interfered or C.bid_level(opening) != 1 or C.bid_strain(opening) == C.NOTRUMP:
+    if interfered or _level(opening) != 1 or _strain(opening) == C.NOTRUMP:
         return 0
-    x = C.bid_strain(opening)
+    x = _strain(opening)
     if response == C.bid_code(2, 4) and x >= 2:
         return 1
     if response == C.bid_code(1, 4):
         return 2
-    rs = C.bid_strain(response)
+    rs = _strain(response)
     if rs < 4 and rs != x and pa_kind == K_FORCE:
         return 2
     return 0
@@ -1243,8 +1256,8 @@ def _describes(opening, response, pa_kind, interfered):
 def _rebid(hand, lens, hcp, opening, response, last, part, p):
     """Opener's second bid, describing: raise partner's major, a major at the one level,
     notrump by range, his six-card suit, a second suit (a reverse with 17+)."""
-    x = C.bid_strain(opening)
-    rs = C.bid_strain(response)
+    x = _strain(opening)
+    rs = _strain(response)
     pts = _length_points(hcp, lens)
     one_nt = response == C.bid_code(1, 4)
     if rs in MAJORS and lens[rs] >= 8 - len_of(part, rs):
@@ -1272,7 +1285,7 @@ def _rebid(hand, lens, hcp, opening, response, last, part, p):
     z = _longest(lens, (np.int64(1) << x) | (np.int64(1) << rs if rs < 4 else 0))
     if z >= 0 and lens[z] >= 5:
         code = _cheapest(last, z)
-        if C.bid_level(code) == 1 or z < x or pts >= 16:
+        if _level(code) == 1 or z < x or pts >= 16:
             return code
     if lens[x] >= 6:
         code = _cheapest(last, x)
@@ -1283,7 +1296,7 @@ def _rebid(hand, lens, hcp, opening, response, last, part, p):
         return code + 5 if code + 5 < C.N_CALLS else code
     if z >= 0 and lens[z] >= 4:
         code = _cheapest(last, z)
-        lv = C.bid_level(code)
+        lv = _level(code)
         if pts >= 19 and lv <= 2 and not one_nt:
             return code + 5                           # a jump shift: game force, slam hopes
         if lv == 1 or (lv == 2 and z < x) or (lv == 2 and pts >= 17) or \
@@ -1331,7 +1344,7 @@ def _enter(hand, lens, hcp, last, opp_suits, balancing, p):
     if hcp < min(min(p[OVERCALL_MIN], p[TAKEOUT_MIN]) - allow, 5) or \
             (longest < 5 and hcp < min(p[NT_MIN], p[TAKEOUT_MIN]) - allow):
         return C.PASS                                # the usual case: nothing to say
-    ts, lv = C.bid_strain(last), C.bid_level(last)
+    ts, lv = _strain(last), _level(last)
     if ts == C.NOTRUMP and lv == 1 and hcp >= p[NT_MIN]:
         return C.DOUBLE                              # penalty
     if ts < 4 and lv <= 2 and _balanced(lens) and p[NT_MIN] - allow <= hcp <= p[NT_MAX] + 1 \
@@ -1341,12 +1354,12 @@ def _enter(hand, lens, hcp, last, opp_suits, balancing, p):
     overcall = C.PASS
     if s >= 0 and lens[s] >= 5:
         code = _cheapest(last, s)
-        lvs = C.bid_level(code)
+        lvs = _level(code)
         need = (p[OVERCALL_MIN] if lvs == 1 else p[OVERCALL_TWO_MIN] + 2 * (lvs - 2)) - allow
         if lvs <= 3 and need <= hcp and (lvs == 1 or lens[s] >= 6 or _suit_quality(hand, s) >= 2):
             overcall = code
         elif not balancing and lens[s] >= 6 and 5 <= hcp <= p[WEAK_MAX] \
-                and code + 5 < C.N_CALLS and C.bid_level(code + 5) <= 3:
+                and code + 5 < C.N_CALLS and _level(code + 5) <= 3:
             return code + 5
     if overcall != C.PASS and hcp <= p[TAKEOUT_MIN] + 4:
         return overcall
@@ -1377,7 +1390,7 @@ def _takeout_shape(lens, opp_suits):
 @njit(cache=True, _nrt=False)
 def _advance_double(hand, lens, hcp, last, opp_suits, p):
     """Answer partner's takeout double (RHO passed): forced to bid."""
-    ts = C.bid_strain(last)
+    ts = _strain(last)
     gf = p[GAME_MIN] - p[TAKEOUT_MIN]
     s = -1
     for m in (3, 2):
@@ -1395,7 +1408,7 @@ def _advance_double(hand, lens, hcp, last, opp_suits, p):
         if stop and _no_shortness(lens):
             return C.bid_code(3, 4)
         return _cheapest(last, ts) if ts < 4 else C.bid_code(3, 4)
-    if stop and _balanced(lens) and not major and C.bid_level(last) == 1 and hcp >= 6:
+    if stop and _balanced(lens) and not major and _level(last) == 1 and hcp >= 6:
         return C.bid_code(1, 4) if hcp <= gf - 4 else C.bid_code(2, 4)
     code = _cheapest(last, s)
     if hcp >= gf - 4 and code + 5 < C.bid_code(_game_level(s), s):
@@ -1428,29 +1441,29 @@ def _advance_overcall(hand, lens, hcp, last, opp_suits, opp_last, ps, part, p):
             g = C.bid_code(_game_level(ps), ps)
             if g > last:
                 return g
-        if sp >= p[LIMIT_RAISE_MIN] and opp_last >= C.FIRST_BID and C.bid_strain(opp_last) < 4 \
+        if sp >= p[LIMIT_RAISE_MIN] and opp_last >= C.FIRST_BID and _strain(opp_last) < 4 \
                 and hi_of(part) > p[WEAK_MAX]:
-            cue = _cheapest(last, C.bid_strain(opp_last))
-            if C.bid_level(cue) <= 3 and cue < C.bid_code(_game_level(ps), ps):
+            cue = _cheapest(last, _strain(opp_last))
+            if _level(cue) <= 3 and cue < C.bid_code(_game_level(ps), ps):
                 return cue
         if sp >= p[RESPOND_MIN] - 1:
             cap = min(_compete_cap(lens[ps], len_of(part, ps), p), _game_level(ps) - 1)
             code = _cheapest(last, ps)
-            if C.bid_level(code) <= cap:
-                if lens[ps] >= 4 and C.bid_level(code) < cap:
+            if _level(code) <= cap:
+                if lens[ps] >= 4 and _level(code) < cap:
                     return C.bid_code(cap, ps)
                 return code
         return C.PASS
-    ts = C.bid_strain(opp_last) if opp_last >= C.FIRST_BID else 4
+    ts = _strain(opp_last) if opp_last >= C.FIRST_BID else 4
     if ts < 4 and _stopper(hand, ts) and _no_shortness(lens):
         code = _cheapest(last, C.NOTRUMP)
-        lv = C.bid_level(code)
+        lv = _level(code)
         if (lv == 1 and 8 <= hcp <= 11) or (lv == 2 and 12 <= hcp <= 13) or (lv == 3 and hcp >= 14):
             return code
     s = _longest(lens, opp_suits | (np.int64(1) << ps))
     if s >= 0 and lens[s] >= 5 and hcp >= 8:
         code = _cheapest(last, s)
-        if C.bid_level(code) <= 2:
+        if _level(code) <= 2:
             return code
     return C.PASS
 
@@ -1458,7 +1471,7 @@ def _advance_overcall(hand, lens, hcp, last, opp_suits, opp_last, ps, part, p):
 @njit(cache=True, _nrt=False)
 def _natural_nt(call, kind):
     """A natural notrump bid (over which 4NT is quantitative, not an ace ask)."""
-    return call >= C.FIRST_BID and C.bid_strain(call) == C.NOTRUMP and \
+    return call >= C.FIRST_BID and _strain(call) == C.NOTRUMP and \
         (kind == K_NT or kind == K_INVITE or kind == K_SIGNOFF)
 
 
@@ -1501,7 +1514,7 @@ def _points_in(strain, lens, hcp, part):
 @njit(cache=True, _nrt=False)
 def _contract_ok(last, strain, lens, part):
     """Partner's last bid is a fair partscore for us: our strain, or a seven-card fit."""
-    cs = C.bid_strain(last)
+    cs = _strain(last)
     if cs == strain:
         return True
     if cs == C.NOTRUMP:
@@ -1528,7 +1541,7 @@ def _after_ace_reply(hand, strain, clo, part, last, p):
 def _penalty(hand, lens, hcp, last, part, p):
     """A sound penalty double of the opponents' bid ``last``: own defensive tricks and
     partner's shown points beat it by a trick."""
-    lv, ts = C.bid_level(last), C.bid_strain(last)
+    lv, ts = _level(last), _strain(last)
     trumps = lens[ts] - 3 if ts < 4 and lens[ts] >= 4 else 0
     if lv < 2 or hcp + 3.5 * trumps < 3.5 * p[PENALTY_MIN]:
         return False                                  # quick tricks never exceed HCP / 3.5
@@ -1583,7 +1596,7 @@ def _captain(o, p, hand, lens, hcp, rd):
             return C.bid_code(7, strain)
         return C.bid_code(6, strain) if 2 * mp + plo + phi + 1 >= 2 * p[SLAM_MIN] else C.PASS
     if pa_kind == K_INVITE and quiet and ours and chi < p[SLAM_MIN]:
-        ps = C.bid_strain(pa_last)
+        ps = _strain(pa_last)
         if ps < 4 and ps != strain and lens[ps] + len_of(part, ps) >= 7 and lens[ps] >= 3:
             strain, gl = ps, _game_level(ps)
             mp = _points_in(strain, lens, hcp, part)
@@ -1591,12 +1604,12 @@ def _captain(o, p, hand, lens, hcp, rd):
         if 2 * mp + plo + phi + 1 >= 2 * game:
             code = C.bid_code(gl, strain)
             return code if code > last else C.PASS
-        if C.bid_strain(last) == strain:
+        if _strain(last) == strain:
             return C.PASS
         code = _cheapest(last, strain)
-        return code if C.bid_level(code) < gl else C.PASS
-    if pa_kind == K_TAKEOUT and quiet and not ours and C.bid_strain(last) < 4 \
-            and lens[C.bid_strain(last)] >= 4 and hcp >= p[RESPOND_MIN] + 2:
+        return code if _level(code) < gl else C.PASS
+    if pa_kind == K_TAKEOUT and quiet and not ours and _strain(last) < 4 \
+            and lens[_strain(last)] >= 4 and hcp >= p[RESPOND_MIN] + 2:
         return C.PASS                                 # a penalty pass
     forced = quiet and (pa_kind == K_FORCE or pa_kind == K_TAKEOUT)
     level = 0
@@ -1624,14 +1637,14 @@ def _captain(o, p, hand, lens, hcp, rd):
     if level == 0:
         return _partscore(o, p, lens, last, ours, forced, strain, trumps, part)
     target = C.bid_code(level, strain)
-    if ours and (last >= target or (C.bid_strain(last) == strain and level < 6
-                                   and C.bid_level(last) >= _game_level(strain))):
+    if ours and (last >= target or (_strain(last) == strain and level < 6
+                                   and _level(last) >= _game_level(strain))):
         return C.PASS
     if target > last:
         return target
     if not ours and level >= gl and hcp + plo >= 23 and o[O.DOUBLED] == 0:
         nxt = _cheapest(last, strain)
-        if strain < 4 and C.bid_level(nxt) <= trumps - 6 + p[COMPETE_MARGIN]:
+        if strain < 4 and _level(nxt) <= trumps - 6 + p[COMPETE_MARGIN]:
             return nxt
         return C.DOUBLE                               # their sacrifice over our game
     return C.PASS
@@ -1647,11 +1660,11 @@ def _partscore(o, p, lens, last, ours, forced, strain, trumps, part):
     code = _cheapest(last, strain)
     if code >= C.N_CALLS:
         return C.PASS
-    if forced and C.bid_level(code) < _game_level(strain):
+    if forced and _level(code) < _game_level(strain):
         return code
     if strain == C.NOTRUMP:
-        return code if ours and C.bid_level(code) <= 1 else C.PASS
-    if ours and C.bid_level(code) == _game_level(strain) - 1:
+        return code if ours and _level(code) <= 1 else C.PASS
+    if ours and _level(code) == _game_level(strain) - 1:
         return C.PASS
     if trumps >= 8:
         cap = _compete_cap(lens[strain], len_of(part, strain), p)
@@ -1659,7 +1672,7 @@ def _partscore(o, p, lens, last, ours, forced, strain, trumps, part):
         cap = 2 if lens[strain] >= 6 else 0
         if lens[strain] >= 7:
             cap = 3
-    return code if C.bid_level(code) <= cap else C.PASS
+    return code if _level(code) <= cap else C.PASS
 
 
 CAPTAIN = -1
@@ -1681,35 +1694,35 @@ def _decide(o, p, hand, lens, hcp, rd):
     theirs = o[O.LAST_BIDDER] % 2 != me % 2
     we_opened = opener % 2 == me % 2
     responding = we_opened and opener != me and my_n == 0 and pa_n == 1
-    negative = responding and C.bid_level(opening) == 1 and C.bid_strain(opening) < 4
+    negative = responding and _level(opening) == 1 and _strain(opening) < 4
     if theirs and o[O.DOUBLED] == 0 and my_n + pa_n > 0 and not negative \
             and _penalty(hand, lens, hcp, last, rd[R_PART], p):
         return C.DOUBLE
     if we_opened:
-        nt_open = C.bid_strain(opening) == C.NOTRUMP and C.bid_level(opening) <= 2
+        nt_open = _strain(opening) == C.NOTRUMP and _level(opening) <= 2
         if responding:
             if nt_open and not interfered:
                 return _respond_nt(lens, hcp, opening, p)
             if opening == C.bid_code(2, 0) and not interfered:
                 return C.bid_code(2, 1)
-            if C.bid_level(opening) == 1 and C.bid_strain(opening) < 4:
+            if _level(opening) == 1 and _strain(opening) < 4:
                 if interfered:
                     return _respond_contested(hand, lens, hcp, opening, last, rd[R_OPP_SUITS],
                                               rd[R_PART], p)
                 return _respond_suit(hand, lens, hcp, opening, p)
         elif opener == me and my_n == 1 and pa_n == 1 and not opp_since and response != 0:
             if pa_kind == K_STAYMAN:
-                L = C.bid_level(opening)
+                L = _level(opening)
                 if lens[2] >= 4:
                     return C.bid_code(L + 1, 2)
                 return C.bid_code(L + 1, 3) if lens[3] >= 4 else C.bid_code(L + 1, 1)
             if pa_kind == K_TRANSFER:
-                return _cheapest(last, C.bid_strain(response) + 1)
+                return _cheapest(last, _strain(response) + 1)
             if opening == C.bid_code(2, 0) and pa_kind == K_ART:
                 return _after_two_clubs(lens, hcp, p)
             d = _describes(opening, response, pa_kind, interfered)
             if d == 1:
-                return _opener_after_jacoby(lens, hcp, C.bid_strain(opening), p)
+                return _opener_after_jacoby(lens, hcp, _strain(opening), p)
             if d == 2:
                 return _rebid(hand, lens, hcp, opening, response, last, rd[R_PART], p)
         elif nt_open and opener != me and my_n == 1 and pa_n == 2 and not interfered \
@@ -1717,7 +1730,7 @@ def _decide(o, p, hand, lens, hcp, rd):
             return _nt_continue(lens, hcp, opening, response, rd[R_PA_LAST], p)
         elif theirs and o[O.DOUBLED] == 0 and \
                 _reopening_spot(opener == me, my_n, pa_n, last, _balancing(o)):
-            if lens[C.bid_strain(last)] <= 1 and C.bid_strain(opening) != C.NOTRUMP:
+            if lens[_strain(last)] <= 1 and _strain(opening) != C.NOTRUMP:
                 return C.DOUBLE
         return CAPTAIN
     if my_n == 0 and pa_n == 0:
@@ -1728,9 +1741,9 @@ def _decide(o, p, hand, lens, hcp, rd):
             return _advance_double(hand, lens, hcp, last, rd[R_OPP_SUITS], p)
         if pa_kind == K_NT and not opp_since:
             return _advance_nt(lens, hcp, rd[R_PART], p)
-        if pa_last >= C.FIRST_BID and C.bid_strain(pa_last) < 4:
+        if pa_last >= C.FIRST_BID and _strain(pa_last) < 4:
             return _advance_overcall(hand, lens, hcp, last, rd[R_OPP_SUITS], rd[R_OPP_LAST],
-                                     C.bid_strain(pa_last), rd[R_PART], p)
+                                     _strain(pa_last), rd[R_PART], p)
     return CAPTAIN
 
 
@@ -1748,8 +1761,8 @@ def _silent_side(o, mask):
         if k % 2 == ours:
             return False, suits
         c = _call(o, k)
-        if c >= C.FIRST_BID and C.bid_strain(c) < 4:
-            suits |= np.int64(1) << C.bid_strain(c)
+        if c >= C.FIRST_BID and _strain(c) < 4:
+            suits |= np.int64(1) << _strain(c)
         k = _next_call(o, k + 1, n, mask)
     return True, suits
 
