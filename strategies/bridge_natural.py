@@ -1336,15 +1336,31 @@ def _suit_quality(hand, s):
 
 
 @njit(cache=True, _nrt=False)
+def _least_to_enter(lens, lv, balancing, allow, p):
+    """The fewest HCP any entry below could want over a bid at level ``lv`` (a quick
+    pass for most defenders' hands, which are asked again after every bid)."""
+    longest = max(max(lens[0], lens[1]), max(lens[2], lens[3]))
+    least = 99.0
+    if lv <= 3:
+        least = p[TAKEOUT_MIN] + 2 * (lv - 1)
+        if longest >= 5:
+            least = min(least, p[OVERCALL_MIN] if lv == 1 else p[OVERCALL_TWO_MIN] + 2 * (lv - 2))
+    if lv <= 2:
+        least = min(least, p[NT_MIN])
+    least -= allow
+    if longest >= 6 and lv <= 2 and not balancing:
+        least = min(least, 5.0)
+    return least
+
+
+@njit(cache=True, _nrt=False)
 def _enter(hand, lens, hcp, last, opp_suits, balancing, p):
     """First call over the opponents' opening: 1NT (2NT over a weak two), an overcall,
     a takeout double, a weak jump overcall."""
     allow = p[BALANCE_ALLOW] if balancing else 0.0
-    longest = max(max(lens[0], lens[1]), max(lens[2], lens[3]))
-    if hcp < min(min(p[OVERCALL_MIN], p[TAKEOUT_MIN]) - allow, 5) or \
-            (longest < 5 and hcp < min(p[NT_MIN], p[TAKEOUT_MIN]) - allow):
-        return C.PASS                                # the usual case: nothing to say
     ts, lv = _strain(last), _level(last)
+    if hcp < _least_to_enter(lens, lv, balancing, allow, p):
+        return C.PASS                                # the usual case: nothing to say
     if ts == C.NOTRUMP and lv == 1 and hcp >= p[NT_MIN]:
         return C.DOUBLE                              # penalty
     if ts < 4 and lv <= 2 and _balanced(lens) and p[NT_MIN] - allow <= hcp <= p[NT_MAX] + 1 \
@@ -1434,6 +1450,8 @@ def _advance_nt(lens, hcp, part, p):
 @njit(cache=True, _nrt=False)
 def _advance_overcall(hand, lens, hcp, last, opp_suits, opp_last, ps, part, p):
     """Answer partner's suit overcall in ``ps``: raise, cue-bid, notrump, own suit."""
+    if lens[ps] < 3 and hcp < 8:
+        return C.PASS                                 # no support, and too weak for the rest
     if lens[ps] >= 3:
         sp = _support_points(hcp, lens, ps)
         game = p[GAME_MIN] if ps >= 2 else p[MINOR_GAME_MIN]
@@ -1538,15 +1556,21 @@ def _after_ace_reply(hand, strain, clo, part, last, p):
 
 
 @njit(cache=True, _nrt=False)
+def _may_double(lens, hcp, last, p):
+    """A quick test before ``_penalty``: the bid is at the two level or higher and the
+    hand could hold penalty_min defensive tricks (quick tricks never exceed HCP / 3.5)."""
+    ts = _strain(last)
+    trumps = lens[ts] - 3 if ts < 4 and lens[ts] >= 4 else 0
+    return _level(last) >= 2 and hcp + 3.5 * trumps >= 3.5 * p[PENALTY_MIN]
+
+
+@njit(cache=True, _nrt=False)
 def _penalty(hand, lens, hcp, last, part, p):
-    """A sound penalty double of the opponents' bid ``last``: own defensive tricks and
-    partner's shown points beat it by a trick."""
+    """A sound penalty double of the opponents' bid ``last`` (two level or higher): own
+    defensive tricks and partner's shown points beat it by a trick."""
     lv, ts = _level(last), _strain(last)
     trumps = lens[ts] - 3 if ts < 4 and lens[ts] >= 4 else 0
-    if lv < 2 or hcp + 3.5 * trumps < 3.5 * p[PENALTY_MIN]:
-        return False                                  # quick tricks never exceed HCP / 3.5
-    own = _quick_tricks(hand)
-    own += trumps
+    own = _quick_tricks(hand) + trumps
     if own < p[PENALTY_MIN]:
         return False
     return own + lo_of(part) / 4.0 >= 8 - lv
@@ -1696,7 +1720,7 @@ def _decide(o, p, hand, lens, hcp, rd):
     responding = we_opened and opener != me and my_n == 0 and pa_n == 1
     negative = responding and _level(opening) == 1 and _strain(opening) < 4
     if theirs and o[O.DOUBLED] == 0 and my_n + pa_n > 0 and not negative \
-            and _penalty(hand, lens, hcp, last, rd[R_PART], p):
+            and _may_double(lens, hcp, last, p) and _penalty(hand, lens, hcp, last, rd[R_PART], p):
         return C.DOUBLE
     if we_opened:
         nt_open = _strain(opening) == C.NOTRUMP and _level(opening) <= 2

@@ -81,7 +81,7 @@ def play_board(seed, index, R, hands, facts, dd, par_ns, oracle, pids, params, m
     ``dd[m, declarer, strain]`` double-dummy tricks (int8), ``par_ns[m]``, ``oracle[m]``
     (par contract: level, strain, declarer, doubled) -- all empty (0 rows) to play the
     auction only. Each seat's policy gets its row of ``params`` as a view (no copy per
-    call). Scratch: ``o`` int64[O.SIZE], ``rng`` uint64[4, 4] (one stream per seat),
+    call; policies read their parameters and never write them). Scratch: ``o`` int64[O.SIZE], ``rng`` uint64[4, 4] (one stream per seat),
     ``orc`` int64[4], ``first`` int64[2, 5] (B7).
     A non-empty ``log_calls`` records the calls in row ``log_row``. The first
     ``len(forced)`` calls are ``forced`` (checked like any call) instead of the policies'
