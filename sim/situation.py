@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from sim.cards import parse_cards
 from sim.errors import BidlabError
 
 
@@ -29,3 +30,15 @@ def per_seat(key: str, value: Any, n: int, lo: int, hi: int) -> list[int]:
     if len(parts) != n:
         raise bad(key, value, f"expected {n} comma-separated whole numbers, one per seat")
     return [whole(key, p, lo, hi) for p in parts]
+
+
+def own_hand(values: dict[str, Any], size: int, dealt: str) -> list[int]:
+    """The ``hand`` key as card codes: ``size`` different cards (``dealt`` says which, for
+    the error)."""
+    try:
+        cards = parse_cards(values["hand"])
+    except BidlabError as e:
+        raise bad("hand", values["hand"], str(e)) from None
+    if len(cards) != size or len(set(cards)) != size:
+        raise bad("hand", values["hand"], f"expected {size} different cards ({dealt})")
+    return cards

@@ -26,7 +26,7 @@ import numpy as np
 
 from sim.cards import RANKS, format_card, parse_cards
 from sim.errors import BidlabError
-from sim.situation import bad, per_seat, whole
+from sim.situation import bad, own_hand, per_seat, whole
 from sim.rules import Rules
 
 KEYS = ("seat", "hand", "money", "lot", "price", "high_bidder", "passes", "deal", "scores",
@@ -82,13 +82,7 @@ def parse(rules: Rules, values: dict[str, Any]) -> Situation:
     first = 1 if n == 3 else 0
     per = (52 - 4 * first) // n
     seat = whole("seat", values.get("seat", 0), 0, n - 1)
-    try:
-        hand = parse_cards(values["hand"])
-    except BidlabError as e:
-        raise bad("hand", values["hand"], str(e)) from None
-    if len(hand) != per or len(set(hand)) != per:
-        raise bad("hand", values["hand"], f"expected {per} different cards (all the cards you "
-                   f"were dealt this deal)")
+    hand = own_hand(values, per, "all the cards you were dealt this deal")
     if first and any(c % 13 == 0 for c in hand):
         raise bad("hand", values["hand"], "there are no twos with 3 players (A1)")
     money = per_seat("money", values["money"], n, 0, 10**6)

@@ -33,9 +33,9 @@ from typing import Any
 
 import numpy as np
 
-from sim.cards import JOKER, format_card, parse_cards
+from sim.cards import JOKER, format_card
 from sim.errors import BidlabError
-from sim.situation import bad, whole
+from sim.situation import bad, own_hand, whole
 from sim.games.pitch.obs import HOLD, PASS
 from sim.games.pitch.rules import HAND, TOP_BID
 from sim.rules import Rules
@@ -119,13 +119,7 @@ def parse(rules: Rules, values: dict[str, Any]) -> Situation:
         raise BidlabError("the situation needs hand= (see `bidlab bid-ev --help`)")
     n = rules.players
     seat = whole("seat", values.get("seat", 0), 0, n - 1)
-    try:
-        hand = parse_cards(values["hand"])
-    except BidlabError as e:
-        raise bad("hand", values["hand"], str(e)) from None
-    if len(hand) != HAND or len(set(hand)) != HAND:
-        raise bad("hand", values["hand"], f"expected {HAND} different cards (the cards you "
-                                           f"were dealt this deal, P1)")
+    hand = own_hand(values, HAND, "the cards you were dealt this deal, P1")
     if JOKER in hand and not rules.joker:
         raise bad("hand", values["hand"], "there is no joker in this game (rule joker=false)")
     bids = _parse_bids(values.get("bids", ""), rules)
