@@ -1,11 +1,14 @@
 """bridge bidding policies (one decision: the call).
 
-``bid(pid, o, p, rng, oracle)`` returns a call code (``sim/games/bridge/core.py``:
+``bid(pid, o, p, rng, oracle, memo)`` returns a call code (``sim/games/bridge/core.py``:
 ``PASS`` 0, ``DOUBLE`` 1, ``REDOUBLE`` 2, bids ``3 + 5 * (level - 1) + strain``) from
 the observation ``o`` (``sim/games/bridge/obs.py``: the calls so far and the seat's own
 hand), the parameter vector ``p`` and the seat's random stream ``rng``. ``oracle`` is the
 board's par contract (level, strain, declarer, doubled); only ``par`` reads it, and
 ``par`` is labelled as cheating: it sees the double-dummy result of all four hands.
+``memo`` (int64[MEMO_SIZE], cleared at the start of each board) lets a policy keep what
+it derived from the public calls between its questions; partners who play the same
+policy with the same parameters share one, so a memo must never hold a hand.
 
 Policies are dispatched by integer id (one branch per policy), as in every game here:
 it compiles once, loads from numba's disk cache and runs fastest.
@@ -86,15 +89,42 @@ def par_call(o, oracle):
 
 
 # -- dispatch -------------------------------------------------------------------------
+MEMO_SIZE = NAT.MEMO_SIZE
+"""Length of a memo: what a policy may keep between its calls on one board. It holds
+only what the policy derived from the public calls, never a hand."""
+
+
+@njit(cache=True, _nrt=False)
+def same_system(pids, params, a, b):
+    """Whether seats ``a`` and ``b`` play the same policy with the same parameters: then
+    they read the public calls alike, and partners may share one memo."""
+    if pids[a] != pids[b]:
+        return False
+    for j in range(params.shape[1]):
+        if params[a, j] != params[b, j]:
+            return False
+    return True
+
+
+@njit(cache=True, _nrt=False, inline='always')
+def uses_rng(pid):
+    """Whether the policy draws random numbers (the kernel seeds only those streams)."""
+    return pid == RANDOM
+
+
+@njit(cache=True, _nrt=False, inline='always')
+def forget(memo):
+    """Clear a seat's memo at the start of a board."""
+    NAT.forget(memo)
 
 
 # Inlined into the kernel's auction loop: the call costs showed in profiles (natural
 # answers about nine calls per auction).
 @njit(cache=True, _nrt=False, inline='always')
-def bid(pid, o, p, rng, oracle):
+def bid(pid, o, p, rng, oracle, memo):
     """One call for the seat in ``o[SEAT]``."""
     if pid == NATURAL:
-        return NAT.natural_call(o, p)
+        return NAT.natural_call(o, p, memo)
     if pid == RANDOM:
         return random_call(o, p, rng)
     if pid == PAR:

@@ -82,10 +82,12 @@ The defaults are standard bridge values, tuned where double-dummy results disagr
 on double-dummy tricks, which reward aggressive slams): strong_min 21, respond_min 7,
 overcall_min 7, penalty_min 4.5, limit_raise_min 12, slam_min 31.
 
-Speed. The kernel asks for a call about nine times per auction and every answer replays
-the auction, so the replay avoids branching on every call (a bit mask of the non-pass
-calls, jumped through with tzcnt), defenders who have not bid skip it, and a few
-functions are inlined where the call overhead showed in profiles.
+Speed. The kernel asks for a call about nine times per auction. An answer does not
+replay the whole auction: the reader goes on from the state it left in the seat's memo
+(shared by partners with the same parameters, who read alike), and the replay skips
+passes without a branch per call (a bit mask of the non-pass calls, jumped through
+with tzcnt). Defenders who have not bid skip it, and a few functions are inlined where
+the call overhead showed in profiles.
 """
 
 from __future__ import annotations
@@ -734,27 +736,54 @@ def _agree(agreed, c, pr, pa_pr):
     return agreed
 
 
+MEMO_SIZE = 21
+"""Length of a memo (``read_auction``): the reader's 19 variables, a flag and the seat
+that wrote it."""
+_M_FULL, _M_SEAT = 19, 20
+
+
 @njit(cache=True, _nrt=False, inline='always')
-def read_auction(o, p, mask):
+def read_auction(o, p, mask, memo):
     """Replay the calls with the system's rules: what this seat and its partner have
-    shown, the kinds of their last calls, the opening, and the opponents' suits."""
+    shown, the kinds of their last calls, the opening, and the opponents' suits.
+
+    ``memo`` (int64[MEMO_SIZE], the seat's own, zeroed at the start of each board)
+    keeps the reader's state after the last bid it read, and the next question goes on
+    from there: what a call shows depends only on the calls before it, so this is the
+    full replay's answer without reading every call again."""
     me = o[O.SEAT]
     dealer = o[O.DEALER]
-    mine, part = _FRESH, _FRESH
-    my_kind, pa_kind = K_NONE, K_NONE
-    my_n, pa_n = 0, 0
-    my_last, pa_last = 0, 0
-    opener, opening, response = -1, 0, 0
-    agreed = -1
-    opp_suits, opp_last = np.int64(0), 0
-    opp_since, interfered, asked = False, False, False
-    last = 0
+    if memo[_M_FULL]:
+        (mine, part, my_kind, pa_kind, my_n, pa_n, my_last, pa_last, opener, opening,
+         response, agreed, opp_suits, opp_last, last, prev) = (
+            memo[0], memo[1], memo[2], memo[3], memo[4], memo[5], memo[6], memo[7],
+            memo[8], memo[9], memo[10], memo[11], memo[12], memo[13], memo[14], memo[15])
+        opp_since, interfered, asked = memo[16] != 0, memo[17] != 0, memo[18] != 0
+        if memo[_M_SEAT] != me:                   # written by partner: swap the roles
+            mine, part, my_kind, pa_kind = part, mine, pa_kind, my_kind
+            my_n, pa_n, my_last, pa_last = pa_n, my_n, pa_last, my_last
+    else:
+        mine, part = _FRESH, _FRESH
+        my_kind, pa_kind = K_NONE, K_NONE
+        my_n, pa_n = 0, 0
+        my_last, pa_last = 0, 0
+        opener, opening, response = -1, 0, 0
+        agreed = -1
+        opp_suits, opp_last = np.int64(0), 0
+        opp_since, interfered, asked = False, False, False
+        last = 0
+        prev = -1
     n = o[O.N_CALLS]
-    prev = -1
     while True:
         # Skip a run of passes in a tight scan (most calls are passes); what a pass shows
         # depends only on the auction before it, the same for the whole run.
         k = _next_call(o, prev + 1, n, mask)
+        if k >= n:
+            # remembered before the trailing passes: the next question reads them again
+            # with the calls that follow them
+            _remember(memo, me, mine, part, my_kind, pa_kind, my_n, pa_n, my_last, pa_last,
+                      opener, opening, response, agreed, opp_suits, opp_last, last, prev,
+                      opp_since, interfered, asked)
         if my_n == 0 and _passed_in(me, dealer, prev, k):
             mine = _with_range(mine, 0, _pass_cap(opener, me, pa_n, interfered, p))
         if pa_n == 0 and _passed_in((me + 2) % 4, dealer, prev, k):
@@ -812,6 +841,23 @@ def read_auction(o, p, mask):
             part, pa_kind, pa_n, pa_last = bpr, kind, pa_n + 1, c
     return (part, my_kind, pa_kind, my_n, pa_n, opener, opening, response, agreed,
             opp_suits, opp_since, pa_last, opp_last, interfered, asked, mine)
+
+
+@njit(cache=True, _nrt=False, inline='always')
+def forget(memo):
+    memo[_M_FULL] = 0
+
+
+@njit(cache=True, _nrt=False, inline='always')
+def _remember(memo, me, mine, part, my_kind, pa_kind, my_n, pa_n, my_last, pa_last, opener,
+              opening, response, agreed, opp_suits, opp_last, last, prev, opp_since,
+              interfered, asked):
+    memo[0], memo[1], memo[2], memo[3] = mine, part, my_kind, pa_kind
+    memo[4], memo[5], memo[6], memo[7] = my_n, pa_n, my_last, pa_last
+    memo[8], memo[9], memo[10], memo[11] = opener, opening, response, agreed
+    memo[12], memo[13], memo[14], memo[15] = opp_suits, opp_last, last, prev
+    memo[16], memo[17], memo[18] = opp_since, interfered, asked
+    memo[_M_FULL], memo[_M_SEAT] = 1, me
 
 
 @njit(cache=True, _nrt=False, inline='always')
@@ -1792,11 +1838,11 @@ def _silent_side(o, mask):
 
 
 @njit(cache=True, _nrt=False)
-def _in_the_auction(o, p, lens, hcp, mask):
+def _in_the_auction(o, p, lens, hcp, mask, memo):
     """A call after both sides have had their say: replay the auction, then the
     recognised situations or the captain. (Kept out of ``natural_call``, so the common
     quick answers do not pay for this function's large frame.)"""
-    rd = read_auction(o, p, mask)
+    rd = read_auction(o, p, mask, memo)
     call = _decide(o, p, o[O.HAND], lens, hcp, rd)
     if call == CAPTAIN:
         call = _captain(o, p, o[O.HAND], lens, hcp, rd)
@@ -1804,7 +1850,7 @@ def _in_the_auction(o, p, lens, hcp, mask):
 
 
 @njit(cache=True, _nrt=False, inline='always')
-def natural_call(o, p):
+def natural_call(o, p, memo):
     """The natural system's call for the seat in ``o[SEAT]`` (its hand and the calls)."""
     lens, hcp = _hand(o[O.HAND])
     if o[O.LAST_BID] == 0:
@@ -1815,7 +1861,7 @@ def natural_call(o, p):
         if silent:
             call = _enter(o[O.HAND], lens, hcp, o[O.LAST_BID], opp_suits, _balancing(o), p)
         else:
-            call = _in_the_auction(o, p, lens, hcp, mask)
+            call = _in_the_auction(o, p, lens, hcp, mask, memo)
     if call != C.PASS and (call >= C.N_CALLS or not (o[O.LEGAL] >> call) & 1):
         return C.PASS
     return call

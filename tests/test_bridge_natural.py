@@ -42,11 +42,13 @@ def observe(hand, calls, dealer=0):
 
 
 def read(o):
-    return N.read_auction(o, DEFAULTS, N._bid_mask(o))
+    """The full replay (a fresh memo)."""
+    return N.read_auction(o, DEFAULTS, N._bid_mask(o), np.zeros(N.MEMO_SIZE, dtype=np.int64))
 
 
 def call(hand, *calls, params=DEFAULTS):
-    return C.call_text(N.natural_call(observe(hand, list(calls)), params))
+    return C.call_text(N.natural_call(observe(hand, list(calls)), params,
+                                      np.zeros(N.MEMO_SIZE, dtype=np.int64)))
 
 
 def auction(deal, spec="all=natural"):
@@ -242,6 +244,58 @@ def test_partners_read_each_other_alike():
 
 
 # -- parameters ----------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("spec", [
+    ["all=natural"],                                   # partners share a memo
+    ["all=natural", "0=natural:nt_min=12,nt_max=14", "1=natural:open_min=10"],  # they don't
+])
+def test_the_memo_changes_no_call(spec):
+    """The kernel's seats go on from the reading they remembered (partners with the same
+    parameters from a shared one); every call must equal the call from a full replay."""
+    from analysis.runs import policy_arrays, seat_strategies
+    seats = seat_strategies("bridge", make(), spec)
+    policies = policy_arrays("bridge", seats)
+    params = policies["bid"][1]
+    hands = E.deal(6, 0, 400)
+    out, calls = E.auctions(make(), policies, seats.labels, 6, 0, hands, log=True)
+    checked = 0
+    for m in range(len(hands)):
+        n, dealer = out[m, K.B_NCALLS], out[m, K.B_DEALER]
+        texts = [C.call_text(c) for c in calls[m, :n]]
+        for k in range(n):
+            seat = (dealer + k) % 4
+            o = observe("AK5.KQ94.J32.Q65", texts[:k], dealer)
+            o[O.HAND] = hands[m, seat]
+            fresh = N.natural_call(o, params[seat], np.zeros(N.MEMO_SIZE, dtype=np.int64))
+            assert fresh == calls[m, k], (m, texts[:k], seat)
+            checked += 1
+    assert checked > 3000
+
+
+def test_the_memo_never_holds_a_hand():
+    """Partners share a memo (B8: a seat sees only its own hand), so what the reader
+    remembers must not depend on the hand of the seat that wrote it."""
+    from analysis.runs import policy_arrays, seat_strategies
+    seats = seat_strategies("bridge", make(), ["all=natural"])
+    hands = E.deal(7, 0, 300)
+    out, calls = E.auctions(make(), policy_arrays("bridge", seats), seats.labels, 7, 0, hands,
+                            log=True)
+    checked = 0
+    for m in range(len(hands)):
+        n, dealer = out[m, K.B_NCALLS], out[m, K.B_DEALER]
+        texts = [C.call_text(c) for c in calls[m, :n]]
+        for k in range(1, n + 1):
+            memos = []
+            for seat_hand in hands[m]:
+                o = observe("AK5.KQ94.J32.Q65", texts[:k], dealer)
+                o[O.HAND] = seat_hand
+                memo = np.zeros(N.MEMO_SIZE, dtype=np.int64)
+                N.read_auction(o, DEFAULTS, N._bid_mask(o), memo)
+                memos.append(memo)
+            assert all((x == memos[0]).all() for x in memos), (m, texts[:k])
+            checked += 1
+    assert checked > 2000
+
 
 def test_parameters_are_named_bounded_and_documented():
     policy = STRATEGIES.by_name("natural")

@@ -27,6 +27,7 @@ from sim.rules import Rules
 NO_DD = np.zeros((0, 4, 5), dtype=np.int8)
 NO_PAR = np.zeros(0, dtype=np.int32)
 NO_ORACLE = np.zeros((0, 4), dtype=np.int64)
+NO_FACTS = np.zeros((0, 2), dtype=np.int64)
 
 
 def blocks(count: int) -> int:
@@ -133,7 +134,8 @@ def auctions(rules: Rules, policies: Policies, labels: tuple[str, ...], seed: in
     params = np.ascontiguousarray(params, dtype=np.float64)
     R = pack(rules)
     hands = np.ascontiguousarray(hands, dtype=np.int64)
-    facts = np.ascontiguousarray(np.stack(board_facts(rules, start, count, deals), axis=1))
+    facts = NO_FACTS if deals is None else \
+        np.ascontiguousarray(np.stack(board_facts(rules, start, count, deals), axis=1))
     if log or not parallel:
         calls = np.zeros((count if log else 0, C.MAX_AUCTION), dtype=np.int8)
         K.auction_serial(np.uint64(seed), start, count, R, hands, facts, tables, par_ns,

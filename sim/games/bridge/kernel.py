@@ -20,6 +20,7 @@ from numba import njit, prange
 
 from sim.games.bridge import core as C
 from sim.games.bridge import obs as O
+from sim.games.bridge.rules import BOARD_VUL, R_VUL
 from sim.rng import DEAL_STREAM, _below, seed_stream
 from strategies import bridge as SB  # noqa: E402
 
@@ -62,6 +63,16 @@ def deal_chunk(seed, start, count, n_blocks, hands):
             deal_board(seed, start + m, state, deck, hands, m)
 
 
+@njit(cache=True, _nrt=False, inline='always')
+def _facts(facts, m, index, R):
+    """(dealer, vulnerability code) of row ``m``: ``facts[m]``, or with no ``facts`` by
+    B1 from the board number ``index % 16 + 1`` (and the ``vulnerability`` rule)."""
+    if facts.shape[0] > 0:
+        return facts[m, 0], facts[m, 1]
+    cycle = index % 16                                                      # B1
+    return cycle % 4, (R[R_VUL] if R[R_VUL] >= 0 else BOARD_VUL[cycle])
+
+
 @njit(cache=True, _nrt=False)
 def _fail(err, m, code, seat, value, legal, k):
     err[m, ERR_CODE] = code
@@ -72,25 +83,46 @@ def _fail(err, m, code, seat, value, legal, k):
 
 
 @njit(cache=True, _nrt=False)
-def play_board(seed, index, R, hands, facts, dd, par_ns, oracle, pids, params, m,
-               o, rng, orc, first, board_out, err, log_calls, log_row, forced):
-    """Auction (and, when ``dd`` has rows, the score) of board ``index`` from
-    ``hands[m]`` into ``board_out[m]``; ``facts[m]`` is its (dealer, vulnerability
-    code), which the engine sets by B1 or from an imported board's tags.
+def play_boards(seed, index0, step, lo, hi, R, hands, facts, dd, par_ns, oracle, pids,
+                params, o, rng, orc, first, memo, board_out, err, log_calls, forced):
+    """Auctions (and, when ``dd`` has rows, the scores) of rows ``lo .. hi - 1``: row
+    ``m`` is board ``index0 + step * m`` (its seed index), from ``hands[m]`` into
+    ``board_out[m]``; ``facts[m]`` is its (dealer, vulnerability code), which the
+    engine takes from an imported board's tags (an empty ``facts``: B1 for every row).
 
     ``dd[m, declarer, strain]`` double-dummy tricks (int8), ``par_ns[m]``, ``oracle[m]``
     (par contract: level, strain, declarer, doubled) -- all empty (0 rows) to play the
-    auction only. Each seat's policy gets its row of ``params`` as a view (no copy per
-    call; policies read their parameters and never write them). Scratch: ``o`` int64[O.SIZE], ``rng`` uint64[4, 4] (one stream per seat),
-    ``orc`` int64[4], ``first`` int64[2, 5] (B7).
-    A non-empty ``log_calls`` records the calls in row ``log_row``. The first
-    ``len(forced)`` calls are ``forced`` (checked like any call) instead of the policies'
-    answers: bid-EV replays the calls made so far and the candidate call this way.
+    auctions only. Each seat's policy gets its row of ``params`` as a view (no copy per
+    call; policies read their parameters and never write them). Scratch: ``o``
+    int64[O.SIZE], ``rng`` uint64[4, 4] (one stream per seat), ``orc`` int64[4],
+    ``first`` int64[2, 5] (B7), ``memo`` int64[4, SB.MEMO_SIZE] (the seats' memories
+    within a board; partners of the same system share row s % 2). A non-empty ``log_calls`` records the calls of row ``m`` in its
+    row ``m``. The first ``len(forced)`` calls of every board are ``forced`` (checked
+    like any call) instead of the policies' answers: bid-EV replays the calls made so
+    far and the candidate call this way.
+
+    One call plays many boards: a call per board, with ~20 array arguments each passed
+    as seven words, showed in profiles.
     """
-    dealer = facts[m, 0]                                                  # B1
-    vul = facts[m, 1]
+    # Partners who play the same system alike share one memo (see strategies.bridge):
+    # seat s uses row s - 2 * (bit s of fold), without a branch or a table.
+    fold = (np.int64(SB.same_system(pids, params, 0, 2)) << 2) | \
+        (np.int64(SB.same_system(pids, params, 1, 3)) << 3)
+    for m in range(lo, hi):
+        play_board(seed, index0 + step * m, R, hands, facts, dd, par_ns, oracle, pids,
+                   params, m, o, rng, orc, first, memo, fold, board_out, err, log_calls,
+                   forced)
+
+
+@njit(cache=True, _nrt=False, inline='always')
+def play_board(seed, index, R, hands, facts, dd, par_ns, oracle, pids, params, m,
+               o, rng, orc, first, memo, fold, board_out, err, log_calls, forced):
+    """Board ``index`` in row ``m`` (see ``play_boards``)."""
+    dealer, vul = _facts(facts, m, index, R)
     for s in range(4):
-        seed_stream(rng[s], seed, index, 1 + s)
+        SB.forget(memo[s])
+        if SB.uses_rng(pids[s]):
+            seed_stream(rng[s], seed, index, 1 + s)
     scoring = dd.shape[0] > 0
     for j in range(4):
         orc[j] = oracle[m, j] if scoring else 0
@@ -116,14 +148,15 @@ def play_board(seed, index, R, hands, facts, dd, par_ns, oracle, pids, params, m
         if k < forced.shape[0]:
             call = forced[k]
         else:
-            call = SB.bid(pids[seat], o, params[seat], rng[seat], orc)
+            call = SB.bid(pids[seat], o, params[seat], rng[seat], orc,
+                           memo[seat - 2 * ((fold >> seat) & 1)])
         o[O.HAND] = 0
         if call < 0 or call >= C.N_CALLS or not (legal >> call) & 1:      # B3, B4
             _fail(err, m, ILLEGAL_CALL, seat, call, legal, k)
             return
         o[O.CALLS + k] = call
         if log_calls.shape[0] > 0:
-            log_calls[log_row, k] = call
+            log_calls[m, k] = call
         k += 1
         o[O.N_CALLS] = k
         if call == C.PASS:
@@ -180,9 +213,10 @@ def play_board(seed, index, R, hands, facts, dd, par_ns, oracle, pids, params, m
 
 @njit(cache=True)
 def new_scratch():
-    """Per-thread scratch for ``play_board``: (o, rng, orc, first)."""
+    """Per-thread scratch for ``play_board``: (o, rng, orc, first, memo)."""
     return (np.zeros(O.SIZE, dtype=np.int64), np.zeros((4, 4), dtype=np.uint64),
-            np.zeros(4, dtype=np.int64), np.zeros((2, 5), dtype=np.int64))
+            np.zeros(4, dtype=np.int64), np.zeros((2, 5), dtype=np.int64),
+            np.zeros((4, SB.MEMO_SIZE), dtype=np.int64))
 
 
 @njit(cache=True, parallel=True)
@@ -192,10 +226,10 @@ def auction_chunk(seed, start, count, n_blocks, R, hands, facts, dd, par_ns, ora
     no_log = np.empty((0, 1), dtype=np.int8)
     no_forced = np.empty(0, dtype=np.int64)
     for b in prange(n_blocks):
-        o, rng, orc, first = new_scratch()
-        for m in range(b * count // n_blocks, (b + 1) * count // n_blocks):
-            play_board(seed, start + m, R, hands, facts, dd, par_ns, oracle, pids, params, m,
-                       o, rng, orc, first, board_out, err, no_log, 0, no_forced)
+        o, rng, orc, first, memo = new_scratch()
+        play_boards(seed, start, 1, b * count // n_blocks, (b + 1) * count // n_blocks, R,
+                    hands, facts, dd, par_ns, oracle, pids, params, o, rng, orc, first, memo,
+                    board_out, err, no_log, no_forced)
 
 
 @njit(cache=True)
@@ -203,8 +237,6 @@ def auction_serial(seed, start, count, R, hands, facts, dd, par_ns, oracle, pids
                    board_out, err, log_calls):
     """Like ``auction_chunk`` on one thread; a non-empty ``log_calls`` (count x
     MAX_AUCTION, int8) records every call."""
-    o, rng, orc, first = new_scratch()
-    no_forced = np.empty(0, dtype=np.int64)
-    for m in range(count):
-        play_board(seed, start + m, R, hands, facts, dd, par_ns, oracle, pids, params, m,
-                   o, rng, orc, first, board_out, err, log_calls, m, no_forced)
+    o, rng, orc, first, memo = new_scratch()
+    play_boards(seed, start, 1, 0, count, R, hands, facts, dd, par_ns, oracle, pids, params,
+                o, rng, orc, first, memo, board_out, err, log_calls, np.empty(0, dtype=np.int64))

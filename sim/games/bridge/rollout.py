@@ -3,7 +3,7 @@
 Rollout ``r`` deals the hidden hands of board ``r`` of the situation's constraints
 (``deal.deal``: stream 0 of ``(seed, r)``, your hand and the known hands fixed). Every
 candidate is played on that same deal with the same policy streams: the calls so far
-and the candidate are forced (``kernel.play_board``'s ``forced``), the seats' policies
+and the candidate are forced (``kernel.play_boards``' ``forced``), the seats' policies
 bid the rest, and the policies draw from the streams of match index ``16 r + board - 1``,
 whose board number ``index mod 16 + 1`` gives the situation's dealer and vulnerability
 (B1). So the candidates differ only in their call: common random numbers.
@@ -46,12 +46,12 @@ def auctions(seed, board0, count, n_blocks, R, hands, facts, dd, par_ns, oracle,
     ``facts[r]`` the situation's (dealer, vulnerability)."""
     no_log = np.empty((0, 1), dtype=np.int8)
     for b in prange(n_blocks):
-        o, rng, orc, first = K.new_scratch()
+        o, rng, orc, first, memo = K.new_scratch()
         for r in range(b * count // n_blocks, (b + 1) * count // n_blocks):
             for c in range(forced.shape[0]):
-                K.play_board(seed, 16 * r + board0, R, hands, facts, dd, par_ns, oracle,
-                             pids, params, r, o, rng, orc, first, board_out[c], err[c], no_log,
-                             0, forced[c, :n_forced[c]])
+                K.play_boards(seed, board0, 16, r, r + 1, R, hands, facts, dd, par_ns,
+                              oracle, pids, params, o, rng, orc, first, memo, board_out[c],
+                              err[c], no_log, forced[c, :n_forced[c]])
 
 
 @njit(cache=True)
@@ -59,9 +59,9 @@ def auction_logged(seed, board0, r, R, hands, facts, dd, par_ns, oracle, pids, p
                    forced, board_out, err, log_calls):
     """Rollout ``r`` of one candidate (``hands``, ``dd``... hold its row 0), every call
     recorded in ``log_calls[0]``."""
-    o, rng, orc, first = K.new_scratch()
-    K.play_board(seed, 16 * r + board0, R, hands, facts, dd, par_ns, oracle, pids, params, 0,
-                 o, rng, orc, first, board_out, err, log_calls, 0, forced)
+    o, rng, orc, first, memo = K.new_scratch()
+    K.play_boards(seed, 16 * r + board0, 16, 0, 1, R, hands, facts, dd, par_ns, oracle,
+                  pids, params, o, rng, orc, first, memo, board_out, err, log_calls, forced)
 
 
 @njit(cache=True)
