@@ -128,6 +128,12 @@ def random_call(o, p, rng):
     return lo + below(rng, hi - lo + 1)
 
 
+@njit(cache=True, _nrt=False, inline='always')
+def uses_rng(pid):
+    """Whether the policy draws random numbers (the kernel seeds only those streams)."""
+    return pid == RANDOM
+
+
 @njit(cache=True, _nrt=False)
 def decide(pid, o, p, rng):
     """One call: a bid in coins or PASS."""

@@ -105,7 +105,7 @@ def play_one(rules: Rules, policies: Policies, labels: tuple[str, ...], seed: in
 
     def play(calls: np.ndarray, decks: np.ndarray):
         a = _arrays(1, n, deals, True)
-        used = K.play_match(np.uint64(seed), index, R, leftover, pids, params, 0, *scratch,
+        used = K.play_matches(np.uint64(seed), index, 0, 1, R, leftover, pids, params, *scratch,
                             a["score"], a["win"], a["spent"], a["money_end"], a["points"],
                             a["bought"], True, a["deal_money"], a["deal_hand"], a["deal_score"],
                             a["deal_spent"], a["lot_starter"], a["lot_buyer"], a["lot_price"],

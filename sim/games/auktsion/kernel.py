@@ -19,7 +19,7 @@ from sim.games.auktsion.rules import (R_CARRY, R_DEALS, R_FIRST_DEALER, R_FIRST_
                                       R_MIN_BID, R_MIN_RAISE, R_PLAYERS, R_SEALED,
                                       R_START_MONEY, R_SUIT_POINTS)
 from sim.rng import DEAL_STREAM, seed_stream, shuffle
-from strategies.auktsion import ASK, PASS, ceiling, decide
+from strategies.auktsion import ASK, PASS, ceiling, decide, uses_rng
 
 # Error codes written to ``err[m, ERR_CODE]``.
 OK, ILLEGAL_BID, TRACE_OVERFLOW = 0, 1, 2
@@ -378,22 +378,45 @@ def _final_scores(R, leftover, scratch_i, m, score, win, money_end, points):
 
 
 @njit(cache=True, _nrt=False)
+def play_matches(seed, index0, lo, hi, R, leftover, pids, params, scratch_i, value, o, rngs,
+                 score, win, spent, money_end, points, bought,
+                 detail, deal_money, deal_hand, deal_score, deal_spent,
+                 lot_starter, lot_buyer, lot_price, lot_value, lot_calls,
+                 err, log_calls, log_decks):
+    """Play matches ``index0 + lo .. index0 + hi - 1`` into rows ``lo .. hi - 1`` of the
+    output arrays. Returns the trace cursor of the last (see ``play_match``).
+
+    ``scratch_i`` is int64[SCRATCH_ROWS, 52] (rows: deck, hand points, money, ceilings,
+    effective ceilings, match points, deal points); ``value`` float64[8, 13] (see
+    ``points_above``); ``o`` float64[O.SIZE]; ``rngs`` uint64[5, 4]. ``detail`` fills
+    the per-deal and per-lot arrays; non-empty ``log_calls`` / ``log_decks`` record
+    every call (seat, bid or PASS) and every deal's cards.
+
+    One call plays many matches: a call per match, with ~25 array arguments each passed
+    as seven words, cost as much as a lot's auction.
+    """
+    cursor = 0
+    for m in range(lo, hi):
+        cursor = play_match(seed, index0 + m, R, leftover, pids, params, m, scratch_i, value,
+                            o, rngs, score, win, spent, money_end, points, bought, detail,
+                            deal_money, deal_hand, deal_score, deal_spent, lot_starter,
+                            lot_buyer, lot_price, lot_value, lot_calls, err, log_calls,
+                            log_decks)
+    return cursor
+
+
+@njit(cache=True, _nrt=False, inline='always')
 def play_match(seed, index, R, leftover, pids, params, m, scratch_i, value, o, rngs,
                score, win, spent, money_end, points, bought,
                detail, deal_money, deal_hand, deal_score, deal_spent,
                lot_starter, lot_buyer, lot_price, lot_value, lot_calls,
                err, log_calls, log_decks):
-    """Play match ``index`` into row ``m`` of the output arrays.
-
-    ``scratch_i`` is int64[SCRATCH_ROWS, 52] (rows: deck, hand points, money, ceilings,
-    effective ceilings, match points, deal points); ``value`` float64[8, 13] (see
-    ``points_above``); ``o`` float64[O.SIZE]; ``rngs`` uint64[5, 4]. ``detail`` fills the per-deal and per-lot
-    arrays; non-empty ``log_calls`` / ``log_decks`` record every call (seat, bid or PASS)
-    and every deal's cards.
-    """
+    """Match ``index`` into row ``m`` (see ``play_matches``)."""
     n = R[R_PLAYERS]
-    for k in range(n + 1):
-        seed_stream(rngs[k], seed, index, DEAL_STREAM + k)
+    seed_stream(rngs[0], seed, index, DEAL_STREAM)
+    for s in range(n):
+        if uses_rng(pids[s]):          # the other seats' streams are never read
+            seed_stream(rngs[1 + s], seed, index, DEAL_STREAM + 1 + s)
     _start_match(R, leftover, o, n)
     for s in range(n):
         scratch_i[2, s] = 0  # money
@@ -442,10 +465,8 @@ def play_chunk(seed, start, count, n_blocks, R, leftover, pids, params, detail,
     no_decks = np.empty((0, 52), dtype=np.int64)
     for b in prange(n_blocks):
         scratch_i, value, o, rngs = new_scratch()
-        for m in range(b * count // n_blocks, (b + 1) * count // n_blocks):
-            play_match(seed, start + m, R, leftover, pids, params, m,
-                       scratch_i, value, o, rngs,
-                       score, win, spent, money_end, points, bought,
-                       detail, deal_money, deal_hand, deal_score, deal_spent,
-                       lot_starter, lot_buyer, lot_price, lot_value, lot_calls,
-                       err, no_calls, no_decks)
+        play_matches(seed, start, b * count // n_blocks, (b + 1) * count // n_blocks, R,
+                     leftover, pids, params, scratch_i, value, o, rngs, score, win, spent,
+                     money_end, points, bought, detail, deal_money, deal_hand, deal_score,
+                     deal_spent, lot_starter, lot_buyer, lot_price, lot_value, lot_calls, err,
+                     no_calls, no_decks)
