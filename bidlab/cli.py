@@ -438,8 +438,12 @@ def cmd_bid_ev(args) -> None:
            {titles["win"]: [f"{w:.3f}" for w in f["win"]]}),
         "P(best)": [f"{p:.2f}" for p in f["p_best"]]})
     print(f"{args.game}: {result.provenance['rollouts']:,} rollouts per candidate, seed {args.seed}"
-          + (", ranked by win share of the game (final score beside it)" if by_win else "")
-          + "\n")
+          + (", ranked by win share of the game (final score beside it)" if by_win else ""))
+    tell = result.situation.get("calls_tell")
+    if tell:
+        print(f"hidden hands of {', '.join(tell)} dealt to make their calls so far as their "
+              f"strategy bids them (--state infer=no: from hcp/shape alone)")
+    print()
     _print_table(shown)
     print(f"\nbest: {result.best} (probability it is best: {result.p_best:.2f})")
 

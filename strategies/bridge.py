@@ -58,6 +58,11 @@ POLICIES = (
 
 STRATEGIES = GameStrategies("bridge", ("bid",), POLICIES, default="natural")
 
+INFERABLE = (NATURAL,)
+"""Policies whose calls tell about their hand: each is a function of the hand and the
+calls alone, so bid-EV deals such a seat only hands that make the calls it made.
+(``pass`` is such a function too, but its passes tell nothing.)"""
+
 
 @njit(cache=True, _nrt=False)
 def random_call(o, p, rng):

@@ -212,7 +212,7 @@ def test_every_candidate_plays_the_same_deals_solved_once(fake_dd):
     pol, labels = _policies(["all=pass"])
     calls = candidates(s, ["2H,4H"])
     hands, tables, board_out, score = RO.play(make(), pol, labels, s, calls, 7, 40)
-    assert (hands == RO.deal_rollouts(s, 7, 0, 40)).all()
+    assert (hands == RO.deal_rollouts(s, 7, 0, 40, *RO._policy_arrays(pol))).all()
     assert (hands[:, 2] == s.hand).all()
     assert all(C.hcp(h) >= 11 and C.suit_length(h, 2) >= 5 for h in hands[:, 0])
     # each deal is solved once, in hearts only (the only strain of the contracts)
@@ -261,6 +261,71 @@ def test_cli_prints_score_imps_and_matchpoints(capsys, fake_dd):
     assert code == 0 and "20 rollouts per candidate" in out
     assert "score (your side) [95% CI]" in out and "IMPs vs best" in out
     assert "matchpoints" in out and "best: " in out
+    assert "hidden hands of N, E dealt to make their calls so far" in out
+
+
+def _natural_call(hand, calls, dealer):
+    """What natural calls with ``hand`` after ``calls`` (from ``dealer``), from a full
+    replay (strategies/bridge_natural.py)."""
+    from sim.games.bridge import obs as O
+    from strategies import bridge_natural as NAT
+    o = np.zeros(O.SIZE, dtype=np.int64)
+    o[O.DEALER], o[O.LAST_BIDDER] = dealer, -1
+    for k, c in enumerate(calls):
+        o[O.CALLS + k] = c
+        if c >= C.FIRST_BID:
+            o[O.LAST_BID], o[O.LAST_BIDDER], o[O.DOUBLED] = c, (dealer + k) % 4, 0
+        elif c != C.PASS:
+            o[O.DOUBLED] = c
+    seat = (dealer + len(calls)) % 4
+    o[O.SEAT], o[O.HAND], o[O.N_CALLS] = seat, hand, len(calls)
+    o[O.LEGAL] = C.legal_mask(o[O.LAST_BID], o[O.LAST_BIDDER], o[O.DOUBLED], seat)
+    params = np.array([q.default for q in NAT.NATURAL_PARAMS])
+    return int(NAT.natural_call(o, params, np.zeros(NAT.MEMO_SIZE, dtype=np.int64)))
+
+
+def test_the_calls_condition_the_hidden_hands():
+    """After 1H (North, natural) and a pass (East, natural), every rollout deals North a
+    hand that natural opens 1H and East one that passes over it; infer=no does not."""
+    pol, _ = _policies(None)
+    ids, params = RO._policy_arrays(pol)
+    s = parse(make(), RESPONSE)
+    assert RO.calls_tell(s, ids) == [0, 1] and s.to_json()["infer"] is True
+    hands = RO.deal_rollouts(s, 4, 0, 200, ids, params)
+    assert (hands[:, 2] == s.hand).all()
+    for h in hands:
+        assert _natural_call(h[0], [], 0) == C.parse_call("1H")
+        assert _natural_call(h[1], s.calls[:1], 0) == C.PASS
+    free = parse(make(), {**RESPONSE, "infer": "no"})
+    assert RO.calls_tell(free, ids) == []
+    plain = RO.deal_rollouts(free, 4, 0, 200, ids, params)
+    opens = [_natural_call(h[0], [], 0) == C.parse_call("1H") for h in plain]
+    assert 0 < sum(opens) < 100      # unconditioned, North seldom opens 1H
+    # a rollout whose plain deal already makes the calls keeps it (attempt 0)
+    same = [i for i in range(200) if opens[i]
+            and _natural_call(plain[i, 1], s.calls[:1], 0) == C.PASS]
+    assert same and all((hands[i] == plain[i]).all() for i in same)
+
+
+def test_only_natural_seats_without_known_hands_are_conditioned():
+    pol, _ = _policies(["all=natural", "1=random", "3=pass"])
+    ids, _ = RO._policy_arrays(pol)
+    assert RO.calls_tell(parse(make(), RESPONSE), ids) == [0]       # E plays random
+    s = parse(make(), {"hand": f"S={HAND}", "board": "4", "calls": "P,1S,P"})
+    assert RO.calls_tell(s, ids) == [0]           # W (the dealer) plays pass
+    known = parse(make(), {**RESPONSE, "known": "N=AJ6.KQT98.AKJ.54"})
+    assert RO.calls_tell(known, _policies(None)[0]["bid"][0]) == [1]
+
+
+def test_calls_the_strategies_never_make_fail_fast_with_a_way_out():
+    """North opening 7NT never comes out of natural: the first rollout gives up (not all
+    of them), and the message says how to go on."""
+    pol, labels = _policies(None)
+    s = parse(make(), {"hand": f"S={HAND}", "board": "1", "calls": "7N,P"})
+    with pytest.raises(BidlabError, match=r"N, E make the calls so far .* set infer=no"):
+        RO.deal_rollouts(s, 1, 0, 50, *RO._policy_arrays(pol))
+    with pytest.raises(BidlabError, match="situation infer='maybe': expected yes or no"):
+        parse(make(), {**RESPONSE, "infer": "maybe"})
 
 
 def test_solve_limit_counts_all_batches():

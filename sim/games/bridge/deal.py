@@ -181,14 +181,19 @@ def deal_constrained_chunk(seed, start, count, n_blocks, K, order, n_order, hand
                                         hands, m, max_tries)
 
 
+def plan(constraints: Constraints) -> tuple[np.ndarray, np.ndarray]:
+    """(constraint matrix, the seats to deal: the constrained ones first)."""
+    K = constraints.matrix()
+    free = [s for s in range(4) if K[s, K_FIXED] < 0]
+    cons = [s for s in free if _constrained(K, s)]
+    return K, np.array(cons + [s for s in free if s not in cons], dtype=np.int64)
+
+
 def deal(constraints: Constraints, seed: int, start: int, count: int,
          max_tries: int = 10_000_000) -> np.ndarray:
     """Boards ``start .. start + count - 1`` satisfying ``constraints``: int64
     ``(count, 4)`` masks. Raises when a board needs more than ``max_tries`` attempts."""
-    K = constraints.matrix()
-    free = [s for s in range(4) if K[s, K_FIXED] < 0]
-    cons = [s for s in free if _constrained(K, s)]
-    order = np.array(cons + [s for s in free if s not in cons], dtype=np.int64)
+    K, order = plan(constraints)
     hands = np.zeros((count, 4), dtype=np.int64)
     tries = np.zeros(count, dtype=np.int64)
     if count:

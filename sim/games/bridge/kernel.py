@@ -104,14 +104,74 @@ def play_boards(seed, index0, step, lo, hi, R, hands, facts, dd, par_ns, oracle,
     One call plays many boards: a call per board, with ~20 array arguments each passed
     as seven words, showed in profiles.
     """
-    # Partners who play the same system alike share one memo (see strategies.bridge):
-    # seat s uses row s - 2 * (bit s of fold), without a branch or a table.
-    fold = (np.int64(SB.same_system(pids, params, 0, 2)) << 2) | \
-        (np.int64(SB.same_system(pids, params, 1, 3)) << 3)
+    fold = memo_fold(pids, params)
     for m in range(lo, hi):
         play_board(seed, index0 + step * m, R, hands, facts, dd, par_ns, oracle, pids,
                    params, m, o, rng, orc, first, memo, fold, board_out, err, log_calls,
                    forced)
+
+
+@njit(cache=True, _nrt=False)
+def memo_fold(pids, params):
+    """Partners who play the same system alike share one memo (see strategies.bridge):
+    seat s uses row ``s - 2 * (fold >> s & 1)``, without a branch or a table."""
+    return (np.int64(SB.same_system(pids, params, 0, 2)) << 2) | \
+        (np.int64(SB.same_system(pids, params, 1, 3)) << 3)
+
+
+@njit(cache=True, _nrt=False, inline='always')
+def _start_auction(o, dealer, vul):
+    """The observation of a new auction: no calls yet (B2)."""
+    for i in range(o[O.N_CALLS]):
+        o[O.CALLS + i] = 0
+    o[O.DEALER] = dealer
+    o[O.VUL] = vul
+    o[O.N_CALLS] = 0
+    o[O.LAST_BID] = 0
+    o[O.LAST_BIDDER] = -1
+    o[O.DOUBLED] = 0
+
+
+@njit(cache=True, _nrt=False, inline='always')
+def _record(o, call, seat):
+    """A legal call of ``seat`` into the observation (B3, B4)."""
+    k = o[O.N_CALLS]
+    o[O.CALLS + k] = call
+    o[O.N_CALLS] = k + 1
+    if call == C.DOUBLE:
+        o[O.DOUBLED] = 1
+    elif call == C.REDOUBLE:
+        o[O.DOUBLED] = 2
+    elif call != C.PASS:
+        o[O.LAST_BID] = call
+        o[O.LAST_BIDDER] = seat
+        o[O.DOUBLED] = 0
+
+
+@njit(cache=True, _nrt=False)
+def makes_calls(hands, calls, check, dealer, vul, pids, params, fold, o, rng, orc, memo):
+    """Whether every seat in the bit set ``check`` would have made its calls among
+    ``calls`` (from the dealer) holding ``hands[seat]``, its policy asked as in
+    ``play_board``: bid-EV keeps only the deals on which the calls so far come out
+    again (the calls tell about the hands). Only for policies whose call is a function
+    of the hand and the calls (``SB.INFERABLE``)."""
+    _start_auction(o, dealer, vul)
+    for s in range(4):
+        SB.forget(memo[s])
+    for k in range(calls.shape[0]):
+        seat = (dealer + k) % 4
+        call = calls[k]
+        if (check >> seat) & 1:
+            o[O.SEAT] = seat
+            o[O.HAND] = hands[seat]
+            o[O.LEGAL] = C.legal_mask(o[O.LAST_BID], o[O.LAST_BIDDER], o[O.DOUBLED], seat)
+            mine = SB.bid(pids[seat], o, params[seat], rng[seat], orc,
+                          memo[seat - 2 * ((fold >> seat) & 1)])
+            o[O.HAND] = 0
+            if mine != call:
+                return False
+        _record(o, call, seat)
+    return True
 
 
 @njit(cache=True, _nrt=False, inline='always')
@@ -126,14 +186,7 @@ def play_board(seed, index, R, hands, facts, dd, par_ns, oracle, pids, params, m
     scoring = dd.shape[0] > 0
     for j in range(4):
         orc[j] = oracle[m, j] if scoring else 0
-    for i in range(o[O.N_CALLS]):
-        o[O.CALLS + i] = 0
-    o[O.DEALER] = dealer
-    o[O.VUL] = vul
-    o[O.N_CALLS] = 0
-    o[O.LAST_BID] = 0
-    o[O.LAST_BIDDER] = -1
-    o[O.DOUBLED] = 0
+    _start_auction(o, dealer, vul)
     for side in range(2):
         for st in range(5):
             first[side, st] = -1
@@ -154,23 +207,15 @@ def play_board(seed, index, R, hands, facts, dd, par_ns, oracle, pids, params, m
         if call < 0 or call >= C.N_CALLS or not (legal >> call) & 1:      # B3, B4
             _fail(err, m, ILLEGAL_CALL, seat, call, legal, k)
             return
-        o[O.CALLS + k] = call
+        _record(o, call, seat)
         if log_calls.shape[0] > 0:
             log_calls[m, k] = call
         k += 1
-        o[O.N_CALLS] = k
         if call == C.PASS:
             passes += 1
         else:
             passes = 0
-            if call == C.DOUBLE:
-                o[O.DOUBLED] = 1
-            elif call == C.REDOUBLE:
-                o[O.DOUBLED] = 2
-            else:
-                o[O.LAST_BID] = call
-                o[O.LAST_BIDDER] = seat
-                o[O.DOUBLED] = 0                                           # B4
+            if call >= C.FIRST_BID:
                 st = C.bid_strain(call)
                 if first[seat % 2, st] < 0:
                     first[seat % 2, st] = seat                             # B7

@@ -1,7 +1,10 @@
 """Bid-EV rollouts for bridge: finish the auction from a situation, score on double dummy.
 
 Rollout ``r`` deals the hidden hands of board ``r`` of the situation's constraints
-(``deal.deal``: stream 0 of ``(seed, r)``, your hand and the known hands fixed). Every
+(``deal.deal``: stream 0 of ``(seed, r)``, your hand and the known hands fixed). With
+``infer=yes`` the seats playing natural must also make the calls they made
+(``kernel.makes_calls``): attempt ``a`` deals board ``r + a * 2**32`` until they do,
+so a rollout still depends only on ``(seed, r)`` and the situation. Every
 candidate is played on that same deal with the same policy streams: the calls so far
 and the candidate are forced (``kernel.play_boards``' ``forced``), the seats' policies
 bid the rest, and the policies draw from the streams of match index ``16 r + board - 1``,
@@ -26,7 +29,7 @@ from sim.errors import BidlabError, IllegalActionError
 from sim.games.bridge import core as C
 from sim.games.bridge import dd as DD
 from sim.games.bridge import kernel as K
-from sim.games.bridge.deal import deal
+from sim.games.bridge.deal import deal, deal_constrained, plan
 from sim.games.bridge.engine import (NO_DD, NO_ORACLE, NO_PAR, _check_policies, blocks,
                                      illegal_call, imps_vec)
 from sim.games.bridge.rules import SEAT_NAMES, pack
@@ -103,13 +106,75 @@ def _check(err: np.ndarray, actions: list[str], labels: tuple[str, ...]) -> None
                        value, legal, k)
 
 
-def deal_rollouts(s: Situation, seed: int, start: int, n: int) -> np.ndarray:
+ATTEMPT_STRIDE = 1 << 32
+"""Attempt ``a`` of rollout ``r`` at matching the calls deals from board index
+``r + a * ATTEMPT_STRIDE`` (attempt 0 is the deal without that condition)."""
+
+
+@njit(cache=True, parallel=True)
+def deal_matching_chunk(seed, start, count, n_blocks, Kc, order, n_order, calls, check,
+                        dealer, vul, pids, params, hands, tries, max_tries):
+    """Rollouts ``start .. start + count - 1`` dealt under the constraints ``Kc`` until
+    every seat in ``check`` makes its calls among ``calls`` (``kernel.makes_calls``);
+    ``tries[m]``: the dealing attempts used, -1 when ``max_tries`` ran out."""
+    fold = K.memo_fold(pids, params)
+    for b in prange(n_blocks):
+        state = np.zeros(4, dtype=np.uint64)
+        deck = np.zeros(52, dtype=np.int64)
+        o, rng, orc, first, memo = K.new_scratch()
+        for m in range(b * count // n_blocks, (b + 1) * count // n_blocks):
+            tries[m] = -1
+            used = 0
+            a = 0
+            while used < max_tries:
+                t = deal_constrained(seed, start + m + a * ATTEMPT_STRIDE, Kc, order, n_order,
+                                     state, deck, hands, m, max_tries - used)
+                if t < 0:
+                    break
+                used += t
+                if K.makes_calls(hands[m], calls, check, dealer, vul, pids, params, fold, o,
+                                 rng, orc, memo):
+                    tries[m] = used
+                    break
+                a += 1
+
+
+def calls_tell(s: Situation, ids: np.ndarray) -> list[int]:
+    """The seats whose hands the calls so far condition: not yours, not ``known``, a
+    strategy in ``INFERABLE``, at least one call made; none with ``infer=no``."""
+    callers = {(s.dealer + k) % 4 for k in range(len(s.calls))}
+    return [t for t in range(4) if s.infer and t != s.seat and t in callers
+            and s.constraints.fixed[t] is None and int(ids[t]) in K.SB.INFERABLE]
+
+
+def deal_rollouts(s: Situation, seed: int, start: int, n: int, ids: np.ndarray,
+                  params: np.ndarray) -> np.ndarray:
     """The hands of rollouts ``start .. start + n - 1``: int64 ``(n, 4)`` masks."""
-    try:
-        return deal(s.constraints, seed, start, n, max_tries=MAX_TRIES)
-    except BidlabError:
-        raise BidlabError(f"no deal fits the situation's hcp/shape/known within "
-                          f"{MAX_TRIES:,} attempts, given your hand: loosen them") from None
+    seats = calls_tell(s, ids)
+    if not seats:
+        try:
+            return deal(s.constraints, seed, start, n, max_tries=MAX_TRIES)
+        except BidlabError:
+            raise BidlabError(f"no deal fits the situation's hcp/shape/known within "
+                              f"{MAX_TRIES:,} attempts, given your hand: loosen them") from None
+    Kc, order = plan(s.constraints)
+    hands = np.zeros((n, 4), dtype=np.int64)
+    tries = np.zeros(n, dtype=np.int64)
+    args = (Kc, order, len(order), np.array(s.calls, dtype=np.int64),
+            sum(1 << t for t in seats), s.dealer, s.vul, ids, params)
+    # the first rollout alone: calls that never come out fail in seconds, not for
+    # every rollout at once
+    for lo, hi in ((0, min(n, 1)), (min(n, 1), n)):
+        if hi > lo and (tries[:lo] >= 0).all():
+            deal_matching_chunk(np.uint64(seed), start + lo, hi - lo, blocks(hi - lo), *args,
+                                hands[lo:hi], tries[lo:hi], MAX_TRIES)
+    if (tries < 0).any():
+        names = ", ".join(SEAT_NAMES[t] for t in seats)
+        raise BidlabError(f"rollout {start + int(np.argmax(tries < 0))}: no deal within "
+                          f"{MAX_TRIES:,} attempts fits the situation's hcp/shape/known and "
+                          f"has {names} make the calls so far as their strategies bid: check "
+                          f"the calls and constraints, or set infer=no")
+    return hands
 
 
 def _batch(n_strains: int) -> int:
@@ -186,18 +251,21 @@ def imps_vs_best(score: np.ndarray) -> np.ndarray:
     return imps_vec((score - score[:, [best]]).astype(np.int64)).astype(np.float64)
 
 
-def _setup(policies, s: Situation, hands: np.ndarray, progress: bool | None):
-    """Policy arrays, and for a table with the ``par`` oracle (which bids from the par
-    contract) the full double-dummy tables, par scores and contracts first."""
+def _policy_arrays(policies) -> tuple[np.ndarray, np.ndarray]:
     _check_policies(policies)
-    ids = np.ascontiguousarray(policies["bid"][0], dtype=np.int64)
-    params = np.ascontiguousarray(policies["bid"][1], dtype=np.float64)
+    return (np.ascontiguousarray(policies["bid"][0], dtype=np.int64),
+            np.ascontiguousarray(policies["bid"][1], dtype=np.float64))
+
+
+def _oracle(ids: np.ndarray, s: Situation, hands: np.ndarray, progress: bool | None):
+    """For a table with the ``par`` oracle (which bids from the par contract): the full
+    double-dummy tables, par scores and contracts first; else nothing."""
     if not (ids == K.SB.PAR).any():
-        return ids, params, NO_DD, NO_PAR, NO_ORACLE
+        return NO_DD, NO_PAR, NO_ORACLE
     n = hands.shape[0]
     tables = solve_strains(hands, np.full(n, 31), progress)
     par_ns, oracle = DD.par(hands, tables, np.full(n, s.dealer), np.full(n, s.vul))
-    return ids, params, tables, par_ns, oracle
+    return tables, par_ns, oracle
 
 
 def _facts(s: Situation, n: int) -> np.ndarray:
@@ -209,8 +277,9 @@ def play(rules: Rules, policies, labels: tuple[str, ...], s: Situation, calls: l
          seed: int, n: int, progress: bool | None = None):
     """Rollouts ``0 .. n - 1`` of every call in ``calls``: (hands, dd tables, board_out
     (candidates x n x BOARD_COLS), the score of the asking side (n x candidates))."""
-    hands = deal_rollouts(s, seed, 0, n)
-    ids, params, tables, par_ns, oracle = _setup(policies, s, hands, progress)
+    ids, params = _policy_arrays(policies)
+    hands = deal_rollouts(s, seed, 0, n, ids, params)
+    tables, par_ns, oracle = _oracle(ids, s, hands, progress)
     forced, n_forced = _forced(s, calls)
     board_out = np.zeros((len(calls), n, K.BOARD_COLS), dtype=np.int32)
     err = np.zeros((len(calls), n, K.ERR_SIZE), dtype=np.int64)
@@ -231,7 +300,9 @@ def run_rollouts(rules: Rules, policies, labels: tuple[str, ...], values: dict[s
     s = parse(rules, values)
     calls = candidates(s, given)
     _, _, _, score = play(rules, policies, labels, s, calls, seed, n)
-    return ([C.call_text(c) for c in calls], score, matchpoints(score), s.to_json(),
+    situation = s.to_json()
+    situation["calls_tell"] = [SEAT_NAMES[t] for t in calls_tell(s, _policy_arrays(policies)[0])]
+    return ([C.call_text(c) for c in calls], score, matchpoints(score), situation,
             {"imps": imps_vs_best(score)})
 
 
@@ -244,8 +315,9 @@ def play_rollout(rules: Rules, policies, labels: tuple[str, ...], values: dict[s
     from sim.games.bridge.pbn import format_deal
     s = parse(rules, values)
     call = candidates(s, [action])[0]
-    hands = deal_rollouts(s, seed, index, 1)
-    ids, params, tables, par_ns, oracle = _setup(policies, s, hands, None)
+    ids, params = _policy_arrays(policies)
+    hands = deal_rollouts(s, seed, index, 1, ids, params)
+    tables, par_ns, oracle = _oracle(ids, s, hands, None)
     out = np.zeros((1, K.BOARD_COLS), dtype=np.int32)
     err = np.zeros((1, K.ERR_SIZE), dtype=np.int64)
     log = np.zeros((1, C.MAX_AUCTION), dtype=np.int8)

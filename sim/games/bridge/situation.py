@@ -19,10 +19,16 @@ Keys (values as strings from the command line, or Python values):
              J1), seats separated by ``;``: ``E=11-21;W=0-7`` (``E=12`` means 12 or more)
 ``shape``    their suit lengths: ``E=H5-;W=S0-3,H2-4`` (suit letter S H D C, then a range)
 ``known``    hands you know besides yours (a post-mortem): ``N=KQ3.A52.KJ6.8642``
+``infer``    yes (default) or no: whether the calls so far condition the hidden hands
 
 The hidden hands are dealt at random from the cards you do not hold, subject to
-``hcp``/``shape``/``known``: the calls themselves condition nothing unless you say
-what they showed (a 1H opener: ``--state 'hcp=N=11-21' --state shape=N=H5-``).
+``hcp``/``shape``/``known``, and, with ``infer=yes``, to the calls: a seat playing
+natural is dealt only hands on which natural makes exactly the calls it made
+(rejection sampling; the ``calls_tell`` field of the JSON output names these seats).
+So after ``1H,P`` the opener holds what natural opens 1H with, and the pass is a hand
+that does not overcall. Seats playing random, pass or par, and ``known`` hands, are
+not conditioned. ``infer=no`` deals the hidden hands from
+``hcp``/``shape`` alone (a 1H opener: ``--state 'hcp=N=11-21' --state shape=N=H5-``).
 
 Candidates: ``--candidates 2S,3S,4S`` (any legal calls), or by default pass, double or
 redouble where legal, and the cheapest bid in each strain. Each candidate is made now;
@@ -52,7 +58,8 @@ from sim.games.bridge.rules import BOARD_VUL, SEAT_NAMES, VUL_NAMES
 from sim.rules import Rules
 from sim.situation import bad, whole
 
-KEYS = ("hand", "seat", "board", "dealer", "vul", "calls", "auction", "hcp", "shape", "known")
+KEYS = ("hand", "seat", "board", "dealer", "vul", "calls", "auction", "hcp", "shape", "known",
+        "infer")
 HAND_KEYS = tuple(SEAT_NAMES)
 """``N=AKQ52.K3.742.Q87`` as a key of its own (Python callers): your seat and hand."""
 HELP = __doc__.split("\n\n", 1)[1]
@@ -75,6 +82,8 @@ class Situation:
     calls: list[int]
     constraints: Constraints
     """Your hand and the ``known`` hands fixed; ``hcp``/``shape`` of the hidden hands."""
+    infer: bool = True
+    """Whether the calls so far condition the hidden hands (see the module's help)."""
 
     @property
     def board(self) -> int:
@@ -92,7 +101,8 @@ class Situation:
                           if c.fixed[s] is not None and s != self.seat},
                 "hcp": {SEAT_NAMES[s]: list(c.hcp[s]) for s in range(4) if c.hcp[s] != (0, 37)},
                 "shape": {SEAT_NAMES[s]: {k: list(v) for k, v in c.lengths[s].items()}
-                          for s in range(4) if c.lengths[s]}}
+                          for s in range(4) if c.lengths[s]},
+                "infer": self.infer}
 
 
 def _seat(key: str, value: Any) -> int:
@@ -339,7 +349,17 @@ def parse(rules: Rules, values: dict[str, Any]) -> Situation:
     key = "auction" if "auction" in values else "calls"
     calls = parse_calls(key, values.get(key, ""))
     seat, dealer, vul = _board_facts(rules, values, seat, len(calls))
-    return Situation(seat, hand, dealer, vul, calls, _constraints(values, seat, hand))
+    return Situation(seat, hand, dealer, vul, calls, _constraints(values, seat, hand),
+                     _yes_no("infer", values.get("infer", "yes")))
+
+
+def _yes_no(key: str, value: Any) -> bool:
+    text = str(value).strip().lower()
+    if text in ("yes", "y", "true", "1", "on"):
+        return True
+    if text in ("no", "n", "false", "0", "off"):
+        return False
+    raise bad(key, value, "expected yes or no")
 
 
 def candidates(s: Situation, given: list[str] | None) -> list[int]:
