@@ -608,8 +608,8 @@ def bidev_section(ctx: Context) -> Section:
     by_win = getattr(ctx.g, "bidev_metric", "score") == "win"
     s.text(f"For each situation: {rollouts:,} rollouts per candidate action. Each rollout "
            f"deals the hidden cards at random consistently with what is public, plays the "
-           f"candidate now and lets {ctx.default_label} play the rest of the match for "
-           f"everyone; all candidates share the same rollouts (common random numbers)."
+           f"candidate now and lets {ctx.default_label} play the rest for everyone; all "
+           f"candidates share the same rollouts (common random numbers)."
            + (" Candidates are ranked by how often they win the game (the game is a race "
               "to the target score); the expected final score is shown beside it."
               if by_win else ""))
@@ -627,11 +627,15 @@ def bidev_section(ctx: Context) -> Section:
         stem = ctx.keep(f"bidev_{k + 1}", frame)
         ctx.provenance["bidev"].append(res.provenance)
         s.add(_h4(sit.title))
-        if sit.question:
-            s.text(sit.question)
+        outcomes = getattr(res, "outcomes", {})
+        tell = getattr(res, "situation", {}).get("calls_tell")
+        s.text(" ".join(filter(None, [sit.question, tell and (
+            f"The hidden hands of {W.join(tell)} are dealt only where "
+            f"{ctx.default_label} makes the calls they made.")])))
         by_win = getattr(res, "metric", "score") == "win"
+        noun = outcomes.get("score", "match score")
         s.reading(W.sentence(_bidev_reading(frame, str(res.best), res.p_best,
-                                            ctx.spec.score_unit, by_win)))
+                                            ctx.spec.score_unit, by_win, noun)))
         if by_win:
             cols = {"action": frame["action"].astype(str),
                     "win share, % [95% CI]": [W.interval(r.mean, r.ci_low, r.ci_high, 100)
@@ -655,31 +659,37 @@ def bidev_section(ctx: Context) -> Section:
                              f"paired, so much narrower: see the table)", stem))
             continue
         cols = {"action": frame["action"].astype(str),
-                "expected score [95% CI]": [W.interval(r.mean, r.ci_low, r.ci_high)
-                                            for r in frame.itertuples()]}
+                f"expected {noun} [95% CI]": [W.interval(r.mean, r.ci_low, r.ci_high)
+                                              for r in frame.itertuples()]}
         if {"win", "win_lo", "win_hi"} <= set(frame.columns):
-            cols["win share, % [95% CI]"] = [W.interval(r.win, r.win_lo, r.win_hi, 100)
-                                             for r in frame.itertuples()]
+            cols[f"{outcomes.get('win', 'win share')}, % [95% CI]"] = [
+                W.interval(r.win, r.win_lo, r.win_hi, 100) for r in frame.itertuples()]
         if {"diff_vs_best", "diff_lo", "diff_hi"} <= set(frame.columns):
             cols["vs best [95% CI]"] = [W.interval(r.diff_vs_best, r.diff_lo, r.diff_hi, sign=True)
                                         for r in frame.itertuples()]
+        for name, title in outcomes.items():           # further outcomes (bridge: IMPs)
+            if name not in ("score", "win") and {name, f"{name}_lo", f"{name}_hi"} <= set(frame):
+                cols[f"{title} [95% CI]"] = [W.interval(m, lo, hi, sign=True) for m, lo, hi
+                                             in zip(frame[name], frame[f"{name}_lo"],
+                                                    frame[f"{name}_hi"])]
         if "p_best" in frame.columns:
             cols["P(best)"] = frame["p_best"].map(lambda v: W.share(v, 0))
         s.add(Table(pd.DataFrame(cols), f"{sit.title}: candidates", stem))
         s.add(ctx.figure(f"bidev_{k + 1}", lambda ax, f=frame, b=res.best, t=sit.title:
                          F.bid_ev_curve(f, ax=ax, best=b, title=t),
-                         f"{sit.title}: expected match score of each candidate (95% band of "
-                         f"the mean; the differences between candidates are paired, so much "
+                         f"{sit.title}: expected {noun} of each candidate (95% band of the "
+                         f"mean; the differences between candidates are paired, so much "
                          f"narrower: see the table)", stem))
     return s
 
 
 def _bidev_reading(frame: pd.DataFrame, best: str, p_best: float, unit: str,
-                   by_win: bool = False) -> str:
+                   by_win: bool = False, noun: str = "match score") -> str:
     """The best candidate, its margin over passing, how sure that is; or that the
     candidates tie (identical outcomes in every rollout). ``by_win``: the frame's
-    ``mean`` is the win share of the game."""
-    actions = frame["action"].astype(str)
+    ``mean`` is the win share of the game. ``noun``: what ``mean`` is the mean of."""
+    actions = frame["action"].astype(str).replace("P", "pass")
+    best = "pass" if best == "P" else best
     row = frame[actions == best].iloc[0]
     if by_win:
         return _bidev_win_reading(frame, actions, row, best, p_best)
@@ -687,12 +697,12 @@ def _bidev_reading(frame: pd.DataFrame, best: str, p_best: float, unit: str,
     if has_diff:
         same = frame[(frame["diff_vs_best"] == 0) & (frame["diff_lo"] == 0) & (frame["diff_hi"] == 0)]
         if len(same) == len(frame):
-            return (f"every candidate gives exactly the same match score in every rollout "
+            return (f"every candidate gives exactly the same {noun} in every rollout "
                     f"({W.num(row['mean'], 2)} {unit} on average): nothing called here changes "
                     f"the outcome")
         if len(same) > 1:
             tied = list(same["action"].astype(str))
-            text = (f"{W.join(tied)} tie for the highest expected match score, "
+            text = (f"{W.join(tied)} tie for the highest expected {noun}, "
                     f"{W.estimate(row['mean'], row['ci_low'], row['ci_high'], unit=' ' + unit)}: "
                     f"they give the same score in every rollout")
             if "pass" in set(actions) and "pass" not in tied:
@@ -700,7 +710,7 @@ def _bidev_reading(frame: pd.DataFrame, best: str, p_best: float, unit: str,
                 text += "; " + W.difference("each", -p["diff_vs_best"], -p["diff_hi"],
                                             -p["diff_lo"], other="passing", unit=unit)
             return text
-    text = (f"{best} has the highest expected match score, "
+    text = (f"{best} has the highest expected {noun}, "
             f"{W.estimate(row['mean'], row['ci_low'], row['ci_high'], unit=' ' + unit)}")
     if has_diff and best != "pass" and "pass" in set(actions):
         p = frame[actions == "pass"].iloc[0]

@@ -229,6 +229,64 @@ def test_bidev_section_from_a_bid_ev_frame(tmp_path, monkeypatch):
     assert pd.read_parquet(tmp_path / "data" / "fpsb_bidev_1.parquet")["mean"].tolist() == [10, 12, 11]
 
 
+def test_bidev_section_names_the_games_outcomes(tmp_path, monkeypatch):
+    """bridge's bid-EV: the score of your side, matchpoints and IMPs columns, P read as
+    passing, and the seats whose hands the calls condition."""
+    def fake_bid_ev(game, situation, *, rollouts, seed, rules, candidates):
+        frame = pd.DataFrame({"action": ["P", "2H"], "mean": [100.0, 140.0],
+                              "ci_low": [90.0, 130.0], "ci_high": [110.0, 150.0],
+                              "diff_vs_best": [-40.0, 0.0], "diff_lo": [-50.0, 0.0],
+                              "diff_hi": [-30.0, 0.0], "p_best": [0.0, 1.0],
+                              "win": [0.2, 0.8], "win_lo": [0.1, 0.7], "win_hi": [0.3, 0.9],
+                              "imps": [-1.5, 0.0], "imps_lo": [-2.0, 0.0], "imps_hi": [-1.0, 0.0]})
+        return types.SimpleNamespace(
+            frame=frame, best="2H", p_best=1.0, provenance={},
+            outcomes={"score": "score (your side)", "win": "matchpoints", "imps": "IMPs vs best"},
+            situation={"calls_tell": ["N", "E"]})
+
+    monkeypatch.setitem(sys.modules, "analysis.bidev", types.SimpleNamespace(bid_ev=fake_bid_ev))
+    spec = GameSpec("fpsb", sections=("bidev",), situations=lambda ctx: [
+        Situation("Partner opened 1H", {"x": 1}, "Which raise?")])
+    r = build_report(["fpsb"], n=4000, out=tmp_path, specs={"fpsb": spec}, progress=False,
+                     strict=True)
+    text = r.html.read_text()
+    assert "2H has the highest expected score (your side), 140 points" in text
+    assert "2H scores 40 points more than passing" in text
+    assert "matchpoints, % [95% CI]" in text and "IMPs vs best [95% CI]" in text
+    assert "The hidden hands of N and E are dealt only where" in text
+
+
+def test_bridge_report_situations_are_real_auctions():
+    """The response to partner's one of a major and the 11-12 HCP opening come from boards
+    of the report's seed as natural bids them."""
+    from reports.games import bridge as RB
+    from sim.games.bridge import core as C
+    from sim.games.bridge import engine as E
+    from sim.games.bridge.pbn import parse_hand
+    from sim.games.bridge.rules import SEAT_NAMES
+
+    ctx = types.SimpleNamespace(seed=3, spec=RB.SPEC)
+    respond, opening = RB.situations(ctx)
+    hands = E.deal(3, 0, RB.SEARCH)
+    for sit in (respond, opening):
+        seat, _, hand = sit.state["hand"].partition("=")
+        board = int(sit.state["board"])
+        rows = [i for i in range(RB.SEARCH) if i % 16 + 1 == board
+                and hands[i, SEAT_NAMES.index(seat)] == parse_hand(hand)]
+        assert rows, sit.state
+    assert respond.state["calls"] in ("1H,P", "1S,P")
+    from analysis.runs import policy_arrays, seat_strategies
+    from sim.games.bridge.rules import make
+    seats = seat_strategies("bridge", make(), ["all=natural"])
+    seat, _, hand = respond.state["hand"].partition("=")
+    row = next(i for i in range(RB.SEARCH) if hands[i, SEAT_NAMES.index(seat)] == parse_hand(hand))
+    _, calls = E.auctions(make(), policy_arrays("bridge", seats), seats.labels, 3, row,
+                          hands[row:row + 1], log=True)
+    assert ",".join(C.call_text(c) for c in calls[0, :2]) == respond.state["calls"]
+    assert C.hcp(parse_hand(opening.state["hand"].partition("=")[2])) in (11, 12)
+    assert "calls" not in opening.state
+
+
 def test_a_game_without_a_spec_gets_the_generic_sections(tmp_path):
     r = build_report(["fpsb"], n=1024, out=tmp_path, specs={"fpsb": generic_spec("fpsb")},
                      progress=False, strict=True)
