@@ -217,33 +217,36 @@ def test_what_an_opening_shows():
     assert N.len_of(rd[N.R_PART], 3) >= 3
 
 
+def logged_auctions(seed, count, spec=("all=natural",)):
+    """``count`` boards bid by ``spec``: (hands, bid parameters per seat, per board its
+    dealer and call texts)."""
+    from analysis.runs import policy_arrays, seat_strategies
+    seats = seat_strategies("bridge", make(), list(spec))
+    policies = policy_arrays("bridge", seats)
+    hands = E.deal(seed, 0, count)
+    out, calls = E.auctions(make(), policies, seats.labels, seed, 0, hands, log=True)
+    boards = [(int(out[m, K.B_DEALER]), [C.call_text(c) for c in calls[m, :out[m, K.B_NCALLS]]])
+              for m in range(count)]
+    return hands, policies["bid"][1], boards
+
+
 def test_partners_read_each_other_alike():
     """What a seat thinks its partner has shown equals what the partner thinks it has
     shown, at every turn of a thousand natural auctions."""
-    from analysis.runs import policy_arrays, seat_strategies
-    seats = seat_strategies("bridge", make(), ["all=natural"])
-    hands = E.deal(4, 0, 1000)
-    out, calls = E.auctions(make(), policy_arrays("bridge", seats), seats.labels, 4, 0, hands,
-                            log=True)
+    _, _, boards = logged_auctions(4, 1000)
     checked = 0
-    for m in range(len(hands)):
-        n = out[m, K.B_NCALLS]
-        dealer = m % 4
-        texts = [C.call_text(c) for c in calls[m, :n]]
-        for k in range(1, n):
+    for dealer, texts in boards:
+        for k in range(1, len(texts)):
             seat = (dealer + k) % 4
-            partner = (seat + 2) % 4
             mine = read(observe("AK5.KQ94.J32.Q65", texts[:k], dealer))
             o = observe("AK5.KQ94.J32.Q65", texts[:k], dealer)
-            o[O.SEAT] = partner
+            o[O.SEAT] = (seat + 2) % 4
             theirs = read(o)
             assert mine[N.R_PART] == theirs[N.R_MINE], (texts[:k], seat)
             assert mine[N.R_PA_KIND] == theirs[N.R_MY_KIND]
             checked += 1
     assert checked > 5000
 
-
-# -- parameters ----------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("spec", [
     ["all=natural"],                                   # partners share a memo
@@ -252,22 +255,15 @@ def test_partners_read_each_other_alike():
 def test_the_memo_changes_no_call(spec):
     """The kernel's seats go on from the reading they remembered (partners with the same
     parameters from a shared one); every call must equal the call from a full replay."""
-    from analysis.runs import policy_arrays, seat_strategies
-    seats = seat_strategies("bridge", make(), spec)
-    policies = policy_arrays("bridge", seats)
-    params = policies["bid"][1]
-    hands = E.deal(6, 0, 400)
-    out, calls = E.auctions(make(), policies, seats.labels, 6, 0, hands, log=True)
+    hands, params, boards = logged_auctions(6, 400, spec)
     checked = 0
-    for m in range(len(hands)):
-        n, dealer = out[m, K.B_NCALLS], out[m, K.B_DEALER]
-        texts = [C.call_text(c) for c in calls[m, :n]]
-        for k in range(n):
+    for m, (dealer, texts) in enumerate(boards):
+        for k, text in enumerate(texts):
             seat = (dealer + k) % 4
             o = observe("AK5.KQ94.J32.Q65", texts[:k], dealer)
             o[O.HAND] = hands[m, seat]
             fresh = N.natural_call(o, params[seat], np.zeros(N.MEMO_SIZE, dtype=np.int64))
-            assert fresh == calls[m, k], (m, texts[:k], seat)
+            assert C.call_text(fresh) == text, (m, texts[:k], seat)
             checked += 1
     assert checked > 3000
 
@@ -275,16 +271,10 @@ def test_the_memo_changes_no_call(spec):
 def test_the_memo_never_holds_a_hand():
     """Partners share a memo (B8: a seat sees only its own hand), so what the reader
     remembers must not depend on the hand of the seat that wrote it."""
-    from analysis.runs import policy_arrays, seat_strategies
-    seats = seat_strategies("bridge", make(), ["all=natural"])
-    hands = E.deal(7, 0, 300)
-    out, calls = E.auctions(make(), policy_arrays("bridge", seats), seats.labels, 7, 0, hands,
-                            log=True)
+    hands, _, boards = logged_auctions(7, 300)
     checked = 0
-    for m in range(len(hands)):
-        n, dealer = out[m, K.B_NCALLS], out[m, K.B_DEALER]
-        texts = [C.call_text(c) for c in calls[m, :n]]
-        for k in range(1, n + 1):
+    for m, (dealer, texts) in enumerate(boards):
+        for k in range(1, len(texts) + 1):
             memos = []
             for seat_hand in hands[m]:
                 o = observe("AK5.KQ94.J32.Q65", texts[:k], dealer)
@@ -296,6 +286,8 @@ def test_the_memo_never_holds_a_hand():
             checked += 1
     assert checked > 2000
 
+
+# -- parameters ----------------------------------------------------------------------------------
 
 def test_parameters_are_named_bounded_and_documented():
     policy = STRATEGIES.by_name("natural")
