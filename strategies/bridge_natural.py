@@ -747,10 +747,11 @@ def read_auction(o, p, mask, memo):
     """Replay the calls with the system's rules: what this seat and its partner have
     shown, the kinds of their last calls, the opening, and the opponents' suits.
 
-    ``memo`` (int64[MEMO_SIZE], the seat's own, zeroed at the start of each board)
-    keeps the reader's state after the last bid it read, and the next question goes on
-    from there: what a call shows depends only on the calls before it, so this is the
-    full replay's answer without reading every call again."""
+    ``memo`` (int64[MEMO_SIZE]; the seat's, or shared with a partner who plays the
+    same parameters; cleared by ``forget`` at the start of each board) keeps the
+    reader's state after the last bid it read (before the passes that follow it), and
+    the next question goes on from there: what a call shows depends only on the calls
+    before it, so this is the full replay's answer without reading every call again."""
     me = o[O.SEAT]
     dealer = o[O.DEALER]
     if memo[_M_FULL]:

@@ -96,10 +96,11 @@ def play_boards(seed, index0, step, lo, hi, R, hands, facts, dd, par_ns, oracle,
     call; policies read their parameters and never write them). Scratch: ``o``
     int64[O.SIZE], ``rng`` uint64[4, 4] (one stream per seat), ``orc`` int64[4],
     ``first`` int64[2, 5] (B7), ``memo`` int64[4, SB.MEMO_SIZE] (the seats' memories
-    within a board; partners of the same system share row s % 2). A non-empty ``log_calls`` records the calls of row ``m`` in its
-    row ``m``. The first ``len(forced)`` calls of every board are ``forced`` (checked
-    like any call) instead of the policies' answers: bid-EV replays the calls made so
-    far and the candidate call this way.
+    within a board; partners of the same system share one, ``memo_fold``). A non-empty
+    ``log_calls`` records the calls of row ``m`` in its row ``m``. The first
+    ``len(forced)`` calls of every board are ``forced`` (checked like any call) instead
+    of the policies' answers: bid-EV replays the calls made so far and the candidate
+    call this way.
 
     One call plays many boards: a call per board, with ~20 array arguments each passed
     as seven words, showed in profiles.
