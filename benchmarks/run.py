@@ -154,6 +154,34 @@ def bench_kernel(quick: bool, repeats: int) -> list[Row]:
                                 f"match (default)", rate[t], "matches/s", base, name,
                                 note=f"{rate[t] * deals:,.0f} deals/s; {cpu[t]}"
                                      + (f"; {agree}" if t == 1 and agree else "")))
+    rows += _kernel_breakdown(game, repeats, rows[0].value, quick)
+    return rows
+
+
+def _kernel_breakdown(game, repeats: int, rate_budget: float, quick: bool) -> list[Row]:
+    """Where the 1-deal budget kernel's time goes: the same matches with ``passive`` (no
+    bid at all: dealing, asking, bookkeeping) and ``value`` (short auctions) in every
+    seat, as a share of the budget run's time per deal."""
+    import numba
+
+    from strategies import assign_seats, for_game
+
+    rules = game.make_rules({"deals_per_match": 1})
+    count = 1 << (14 if quick else 16)
+    numba.set_num_threads(1)
+    rows = []
+    try:
+        for spec, what in (("all=passive", "no bidding"), ("all=value", "short auctions")):
+            seats = assign_seats(for_game(GAME), 4, [spec])
+            policies = {"bid": (seats.ids("bid"), seats.params("bid"))}
+            game.run_chunk(rules, policies, seats.labels, 1, 0, 1024)
+            best = min(_timed(lambda: game.run_chunk(rules, policies, seats.labels, 1, 0,
+                                                      count))[0] for _ in range(repeats))
+            rows.append(Row("kernel", f"kernel, 1 thread, 1-deal match, {spec} ({what})",
+                            count / best, "deals/s", note=f"{rate_budget / (count / best):.0%} "
+                                                          f"of budget's time per deal"))
+    finally:
+        numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
     return rows
 
 
