@@ -21,14 +21,13 @@ from pathlib import Path
 import numpy as np
 
 from sim.errors import PbnError
+from sim.games.bridge.rules import SEAT_NAMES, VUL_NAMES
 
 RANKS = "23456789TJQKA"
-SEAT_LETTERS = "NESW"
 SEAT_WORDS = ("North", "East", "South", "West")
 SUITS_PBN = "SHDC"
 """PBN's suit order in a hand; suit ``s`` of a card mask (0 clubs .. 3 spades) is
 ``SUITS_PBN[3 - s]``."""
-VUL_NAMES = ("None", "NS", "EW", "Both")
 VUL_PBN = ("None", "NS", "EW", "All")
 """The ``Vulnerable`` tag value written for vulnerability codes 0..3."""
 _VUL_READ = {"NONE": 0, "LOVE": 0, "-": 0, "NS": 1, "EW": 2, "ALL": 3, "BOTH": 3}
@@ -79,7 +78,7 @@ def parse_hand(text: str) -> int:
 
 def format_deal(hands, first: int = 0) -> str:
     """``N:... ... ... ...`` from four masks (seat 0 North)."""
-    return SEAT_LETTERS[first] + ":" + " ".join(format_hand(hands[(first + k) % 4])
+    return SEAT_NAMES[first] + ":" + " ".join(format_hand(hands[(first + k) % 4])
                                                 for k in range(4))
 
 
@@ -87,10 +86,10 @@ def parse_deal(text: str) -> np.ndarray:
     """Four masks (North, East, South, West) from a PBN deal string. Every seat must
     hold 13 cards and every card must be dealt once (B1)."""
     t = text.strip().strip('"').strip()
-    if len(t) < 2 or t[1] != ":" or t[0].upper() not in SEAT_LETTERS:
+    if len(t) < 2 or t[1] != ":" or t[0].upper() not in SEAT_NAMES:
         raise PbnError(f"cannot read deal {text!r}: write 'N:S.H.D.C S.H.D.C S.H.D.C "
                        f"S.H.D.C' (the first hand's seat, then clockwise)")
-    first = SEAT_LETTERS.index(t[0].upper())
+    first = SEAT_NAMES.index(t[0].upper())
     hands_text = t[2:].split()
     if len(hands_text) != 4:
         raise PbnError(f"incomplete deal {t!r}: {len(hands_text)} hands, expected 4 "
@@ -151,7 +150,7 @@ def board_text(b: dict, players=("", "", "", ""), event: str = "bidlab") -> str:
     tags.append(("Board", str(int(b["board"]))))
     if played:
         tags += [(SEAT_WORDS[s], players[s]) for s in (3, 0, 1, 2)]
-    tags += [("Dealer", SEAT_LETTERS[int(b["dealer"])]),
+    tags += [("Dealer", SEAT_NAMES[int(b["dealer"])]),
              ("Vulnerable", VUL_PBN[VUL_NAMES.index(b["vulnerability"])]),
              ("Deal", deal)]
     lines = [f'[{k} "{v}"]' for k, v in tags]
@@ -159,13 +158,13 @@ def board_text(b: dict, players=("", "", "", ""), event: str = "bidlab") -> str:
         return "\n".join(lines) + "\n"
     contract = b.get("contract") or None
     lines += ['[Scoring ""]',
-              f'[Declarer "{SEAT_LETTERS[int(b["declarer"])] if contract else ""}"]',
+              f'[Declarer "{SEAT_NAMES[int(b["declarer"])] if contract else ""}"]',
               f'[Contract "{_pbn_call(contract[:2]) + contract[2:] if contract else "Pass"}"]',
               f'[Result "{int(b["tricks"]) if contract else ""}"]',
               f'[Score "{_side_score(b["score_ns"])}"]']
     if b.get("par_ns") is not None:
         lines.append(f'[OptimumScore "{_side_score(b["par_ns"])}"]')
-    lines.append(f'[Auction "{SEAT_LETTERS[int(b["dealer"])]}"]')
+    lines.append(f'[Auction "{SEAT_NAMES[int(b["dealer"])]}"]')
     calls = [_pbn_call(c) for c in b["auction"]]
     lines += [" ".join(calls[i:i + 4]) for i in range(0, len(calls), 4)]
     return "\n".join(lines) + "\n"
@@ -174,11 +173,20 @@ def board_text(b: dict, players=("", "", "", ""), event: str = "bidlab") -> str:
 HEADER = "% PBN 2.1\n% EXPORT\n"
 
 
+def header(comment: str = "") -> str:
+    """The file's first lines: :data:`HEADER`, then ``comment`` as ``%`` lines."""
+    return HEADER + "".join(f"% {line}\n" for line in comment.splitlines())
+
+
+def pbn_text(boards: list[dict], players=("", "", "", ""), comment: str = "") -> str:
+    """A whole PBN file of boards (dicts as :func:`board_text` takes them)."""
+    return header(comment) + "\n" + "\n".join(board_text(b, players) for b in boards)
+
+
 def write_pbn(path, boards: list[dict], players=("", "", "", ""), comment: str = "") -> None:
     """Write boards (dicts as :func:`board_text` takes them) as a PBN file."""
     with open(path, "w", encoding="latin-1", errors="replace") as f:
-        f.write(HEADER + "".join(f"% {line}\n" for line in comment.splitlines()) + "\n")
-        f.write("\n".join(board_text(b, players) for b in boards))
+        f.write(pbn_text(boards, players, comment))
 
 
 class PbnWriter:
@@ -190,7 +198,7 @@ class PbnWriter:
         self.players = tuple(labels)
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._f = open(self.path, "w", encoding="latin-1", errors="replace")
-        self._f.write(HEADER + "".join(f"% {line}\n" for line in comment.splitlines()))
+        self._f.write(header(comment))
         self.boards = 0
 
     def add(self, start: int, tables) -> None:
@@ -289,7 +297,7 @@ def _board(tags: dict, auction: list[str], where) -> dict:
         raise PbnError(f"{where(None, 'Board')}: Board tag {board!r} is not a board number "
                        f"(a whole number from 1)")
     dealer = tags.get("Dealer", "").strip().upper()
-    if dealer not in ("", "?") and dealer not in SEAT_LETTERS:
+    if dealer not in ("", "?") and dealer not in SEAT_NAMES:
         raise PbnError(f"{where(number, 'Dealer')}: Dealer tag {tags['Dealer']!r} is not a "
                        f"seat (N, E, S or W)")
     vul = tags.get("Vulnerable", "").strip().upper()
@@ -305,12 +313,12 @@ def _board(tags: dict, auction: list[str], where) -> dict:
     declarer = tags.get("Declarer", "").strip().upper()
     result = tags.get("Result", "").strip()
     return {"board": number,
-            "dealer": SEAT_LETTERS.index(dealer) if dealer in SEAT_LETTERS and dealer else None,
+            "dealer": SEAT_NAMES.index(dealer) if dealer in SEAT_NAMES and dealer else None,
             "vulnerability": VUL_NAMES[_VUL_READ[vul]] if vul in _VUL_READ else None,
             "hands": hands,
             "auction": _calls(auction) if "Auction" in tags else None,
             "contract": None if contract in ("", "?", "PASS") else contract,
-            "declarer": SEAT_LETTERS.index(declarer) if declarer and declarer in SEAT_LETTERS
+            "declarer": SEAT_NAMES.index(declarer) if declarer and declarer in SEAT_NAMES
             else None,
             "tricks": int(result) if result.isdigit() else None,
             "score_ns": _score_ns(tags.get("Score", "")),

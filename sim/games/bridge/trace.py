@@ -60,4 +60,4 @@ def _tags(row: np.ndarray) -> dict:
 
 def trace_pbn(t: dict) -> str:
     """A trace as one PBN game (the players are the seats' strategies)."""
-    return PBN.HEADER + "\n" + PBN.board_text(t, players=t.get("strategies", ("",) * 4))
+    return PBN.pbn_text([t], players=t.get("strategies", ("",) * 4))
