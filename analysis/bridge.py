@@ -63,6 +63,15 @@ class Pairs:
                 "differences": self.differences.to_dict(orient="records")}
 
 
+def board_count(n: int | None, deals: np.ndarray | None = None, start: int = 0) -> int:
+    """``-n``, by default DEFAULT_BOARDS, or every board of ``deals`` from ``start``."""
+    if n is None:
+        n = DEFAULT_BOARDS if deals is None else deals.shape[0] - start
+    if n < 1:
+        raise BidlabError(f"-n {n}: give at least 1 board")
+    return n
+
+
 def strategy_policies(spec: str) -> tuple[Strategy, Policies]:
     """A strategy ``NAME[:param=value,...]`` and its policies in all four seats."""
     seats = assign_seats(for_game("bridge"), 4, [f"all={spec}"])
@@ -92,10 +101,7 @@ def pairs(strategies: list[str], n: int | None = None, *, seed: int = 0,
                             f"each other, got {len(strategies)}: e.g. natural random par")
     r = make_rules("bridge", rules)
     deals = import_deals("bridge", boards) if boards is not None else None
-    if n is None:
-        n = DEFAULT_BOARDS if deals is None else deals.shape[0] - start
-    if n < 1:
-        raise BidlabError(f"-n {n}: give at least 1 board")
+    n = board_count(n, deals, start)
     so, po = strategy_policies(opponents)
     parsed = [strategy_policies(spec) for spec in strategies]
     names = field_names([s.label for s, _ in parsed])
@@ -135,14 +141,15 @@ class TeamMatch:
     score_ns_2: np.ndarray
 
 
-def team_match(a: str, b: str, n: int, seed: int = 0, rules: Rules | None = None,
+def team_match(a: str, b: str, n: int | None = None, seed: int = 0, rules: Rules | None = None,
                start: int = 0, progress: bool | None = None,
                deals: np.ndarray | None = None) -> TeamMatch:
     """Strategies ``a`` and ``b`` (``NAME[:param=value,...]``) as two teams on boards
-    ``start .. start + n - 1`` (or on rows of ``deals``, imported boards): at table 1 A
-    sits North-South and B East-West, at table 2 the other way round; team A wins
-    ``imps(ns1 - ns2)`` on each board (B11)."""
+    ``start .. start + n - 1`` (or on rows of ``deals``, imported boards; ``n``: see
+    :func:`board_count`): at table 1 A sits North-South and B East-West, at table 2 the
+    other way round; team A wins ``imps(ns1 - ns2)`` on each board (B11)."""
     rules = rules or make_rules("bridge", None)
+    n = board_count(n, deals, start)
     sa, pa = strategy_policies(a)
     sb, pb = strategy_policies(b)
     played = play_tables([(seating(pa, pb), (sa.label, sb.label) * 2),

@@ -557,8 +557,7 @@ def _bridge_team(args, progress) -> None:
     if args.boards:
         from analysis.runs import import_deals
         deals = import_deals("bridge", args.boards)
-    n = args.n if args.n is not None else (200 if deals is None else deals.shape[0])
-    r = team_match(args.a, args.b, n, seed=args.seed, progress=progress, deals=deals)
+    r = team_match(args.a, args.b, args.n, seed=args.seed, progress=progress, deals=deals)
     result = {"a": r.a, "b": r.b, "boards": r.boards, "imps_per_board": r.imps_per_board,
               "lo": r.lo, "hi": r.hi}
     if args.boards:
@@ -600,7 +599,8 @@ def _bridge_pairs(args, progress) -> None:
 
 
 def _bridge_hands(args, c, progress) -> None:
-    n = args.n if args.n is not None else 200
+    from analysis.bridge import board_count
+    n = board_count(args.n)
     if args.tool == "best":
         from analysis.bridge import best_contract
         r = best_contract(c, args.seat, n, seed=args.seed, vulnerable=args.vulnerable,
@@ -621,13 +621,15 @@ def _bridge_hands(args, c, progress) -> None:
                   f"{row['hi']:+.1f}]  P(make) {row['p_make']:.2f}")
         return
     from sim.games.bridge.deal import deal
+    from sim.games.bridge.engine import board_facts, board_numbers
     from sim.games.bridge.pbn import format_deal, write_pbn
-    from sim.games.bridge.rules import BOARD_VUL, VUL_NAMES
+    from sim.games.bridge.rules import VUL_NAMES, make
     hands = deal(c, args.seed, 0, n)
     if args.pbn:
-        write_pbn(args.pbn, [{"board": i % 16 + 1, "dealer": i % 4,
-                              "vulnerability": VUL_NAMES[int(BOARD_VUL[i % 16])],
-                              "hands": hands[i]} for i in range(n)])
+        dealers, vuls = board_facts(make(), 0, n)        # B1
+        write_pbn(args.pbn, [{"board": b, "dealer": d, "vulnerability": VUL_NAMES[v],
+                              "hands": h} for b, d, v, h in
+                             zip(board_numbers(0, n), dealers, vuls, hands)])
         print(f"wrote {n} boards to {args.pbn}")
     else:
         for h in hands:
