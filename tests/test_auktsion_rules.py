@@ -7,13 +7,18 @@ hands, scripted calls) use the plain-Python reference engine.
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import strategies
 from sim.cards import RANKS, parse_cards
 from sim.errors import RuleError
 from sim.games import get_game
+from sim.games.auktsion import kernel as K
 from sim.games.auktsion import obs as O
 from sim.games.auktsion import reference
 from sim.games.auktsion.referee import replay
@@ -273,6 +278,57 @@ def test_A11_unsold_after_every_player_passes(players):
     for lot in unsold:
         assert [c["bid"] for c in lot["calls"]] == [None] * players
         assert lot["price"] is None
+
+
+def calls_by_ceilings(eff, starter, min_bid, min_raise):
+    """A7-A11 played call by call when seat s bids the smallest legal bid while it is at
+    most eff[s]: (buyer or -1, price, calls)."""
+    n = len(eff)
+    lo, high, price, passes, calls, s = min_bid, -1, 0, 0, 0, starter
+    while True:
+        calls += 1
+        if eff[s] >= lo:
+            high, price, passes, lo = s, lo, 0, lo + min_raise
+        else:
+            passes += 1
+            if passes == (n if high < 0 else n - 1):
+                return (high, price if high >= 0 else 0, calls)
+        s = (s + 1) % n
+
+
+def settled(eff, starter, min_bid, min_raise):
+    padded = np.zeros(52, dtype=np.int64)
+    padded[:len(eff)] = eff
+    return tuple(int(x) for x in K._ceiling_calls(padded, len(eff), starter, min_bid, min_raise))
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_A7_A11_lots_between_ceilings_settle_as_if_called(players):
+    """A7-A11: the kernel settles a lot between ceiling policies in phases, without
+    playing the calls; buyer, price and number of calls equal the call-by-call auction
+    for every ceiling of 0..7 coins (below, at and above min_bid), every starter, and
+    min_bid, min_raise in 1..2."""
+    for eff in itertools.product(range(8), repeat=players):
+        for starter in range(players):
+            for min_bid, min_raise in itertools.product((1, 2), repeat=2):
+                want = calls_by_ceilings(eff, starter, min_bid, min_raise)
+                assert settled(eff, starter, min_bid, min_raise) == want, (eff, starter)
+
+
+@given(eff=st.lists(st.integers(0, 64_000), min_size=3, max_size=4), data=st.data(),
+       min_bid=st.integers(1, 1000), min_raise=st.integers(1, 50))
+@settings(max_examples=300, deadline=None)
+def test_A7_A11_lots_between_ceilings_settle_as_if_called_at_any_size(eff, data, min_bid,
+                                                                     min_raise):
+    """The same as above for ceilings up to the most money a seat can hold (64 deals of
+    1000 coins) and every min_bid, min_raise the rules allow; ceilings are drawn near
+    one another too, where the order of the seats decides."""
+    eff = [e if data.draw(st.booleans()) else eff[0] + data.draw(st.integers(-3, 3)) * min_raise
+           for e in eff]
+    eff = [max(0, e) for e in eff]
+    starter = data.draw(st.integers(0, len(eff) - 1))
+    assert settled(eff, starter, min_bid, min_raise) == calls_by_ceilings(eff, starter, min_bid,
+                                                                          min_raise)
 
 
 # -- A12, A13: paying and scoring --------------------------------------------------------

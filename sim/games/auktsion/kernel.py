@@ -119,35 +119,98 @@ def _ceilings(pids, params, rngs, o, value, money, caps, eff, n):
     return asking
 
 
+# -- the calls of a lot between ceiling policies, settled without playing them ----------
+#
+# Seat s can make bid number k + 1 of the lot (at price min_bid + k * min_raise, A8)
+# while k <= cap[s] = (eff[s] - min_bid) // min_raise. The price only rises, so a seat
+# that passes once passes for good. The lot therefore goes in phases: while the set S
+# of seats with cap >= k holds two or more, they all bid in turn up to the lowest cap in
+# S, and the phase's last bidder follows from its number of bids and who calls first;
+# then the lowest seats leave S. With one seat left, it bids once more unless it holds
+# the last bid (A10); with none, the lot ends (A11 when nobody bid at all).
+#
+# Each phase is straight-line code (at most three phases with four seats): a loop over
+# the calls, or over the phases, branches on the ceilings and mispredicts; measured, this
+# form made the whole kernel 1.1x faster than the call-by-call loop it replaced.
+
+
+@njit(cache=True, _nrt=False, inline='always')
+def _turn_index(n, S, first, j):
+    return ((n - 3) * 16 + S) * 16 + first * 4 + j
+
+
+def _turn_tables():
+    """``TURN_DELAY[i]``, ``TURN_SEAT[i]``, ``TURN_NEXT[i]`` for ``i = _turn_index(n, S,
+    first, j)``: with the seats of bit set S able to bid and seat ``first`` next to call,
+    the j-th of them (0-based) to bid calls that many calls after ``first``; its seat;
+    the seat after it."""
+    delay, seat, after = (np.zeros(2 * 16 * 16, dtype=np.int64) for _ in range(3))
+    for n in (3, 4):
+        for S in range(1 << n):
+            for first in range(n):
+                able = [s for s in (first + d for d in range(n)) if S >> (s % n) & 1]
+                for j, s in enumerate(able):
+                    i = _turn_index.py_func(n, S, first, j)
+                    delay[i], seat[i], after[i] = s - first, s % n, (s + 1) % n
+    return delay, seat, after
+
+
+TURN_DELAY, TURN_SEAT, TURN_NEXT = _turn_tables()
+# ROUNDS[S]: x // c == (x * ROUNDS[S]) >> 33 for 0 <= x < 2**32, c = seats in S (1..4).
+ROUNDS = np.array([(0, 1 << 33, 1 << 32, 0xAAAAAAAB, 1 << 31)[bin(S).count("1")]
+                   for S in range(16)], dtype=np.int64)
+_OUT = np.int64(1) << 40  # the lowest cap of an empty set
+
+
+@njit(cache=True, _nrt=False, inline='always')
+def _able(c0, c1, c2, c3, k):
+    """(bit set S of the seats with cap >= k, how many, the lowest cap among them)"""
+    b0, b1, b2, b3 = np.int64(c0 >= k), np.int64(c1 >= k), np.int64(c2 >= k), np.int64(c3 >= k)
+    low = min(min(c0 if b0 else _OUT, c1 if b1 else _OUT),
+              min(c2 if b2 else _OUT, c3 if b3 else _OUT))
+    return b0 | b1 << 1 | b2 << 2 | b3 << 3, b0 + b1 + b2 + b3, low
+
+
+@njit(cache=True, _nrt=False, inline='always')
+def _phase(c0, c1, c2, c3, n, k, t, last, first):
+    """One phase from k bids, the last made at call t (0-based) by ``last``, with
+    ``first`` next to call; unchanged once fewer than two seats can bid."""
+    S, c, low = _able(c0, c1, c2, c3, k)
+    bids = low - k + 1
+    rounds = ((bids - 1) * ROUNDS[S]) >> 33  # (bids - 1) // c: every able seat bids once a round
+    i = _turn_index(n, S, first, (bids - 1 - rounds * c) & 3)
+    go = c >= 2
+    t = t + 1 + rounds * n + TURN_DELAY[i] if go else t
+    last = TURN_SEAT[i] if go else last
+    first = TURN_NEXT[i] if go else first
+    k = low + 1 if go else k
+    return k, t, last, first
+
+
 @njit(cache=True, _nrt=False)
 def _ceiling_calls(eff, n, starter, min_bid, min_raise):
     """Open calls (A7-A11) when every seat bids the smallest legal bid while that is at
-    most ``eff[s]`` and passes otherwise: the calls ``_open_calls`` would make, without
-    asking anyone. Returns (buyer or -1, price, calls).
-
-    The state is updated with selects rather than an if/else per call: measured
-    faster (the bid/pass pattern is irregular, so branches on it mispredict)."""
-    lo = min_bid     # smallest legal bid (A8)
-    high = -1        # last bidder
-    last = 0         # number of the call that made the last bid
-    need = n         # passes in a row that end the lot: n with no bid (A11), then n - 1 (A10)
-    calls = 0
-    s = starter
-    while True:
-        calls += 1
-        bid = eff[s] >= lo
-        high = s if bid else high
-        last = calls if bid else last
-        need = n - 1 if bid else need
-        # A8 after a bid at lo: max(min_bid, lo + min_raise), which is lo + min_raise
-        # because lo >= min_bid and min_raise >= 1.
-        lo = lo + min_raise if bid else lo
-        if calls - last == need:
-            break
-        s = s + 1 if s + 1 < n else 0
-    if high < 0:
-        return -1, 0, calls
-    return high, lo - min_raise, calls
+    most ``eff[s]`` and passes otherwise, as ``_open_calls`` would play them, settled
+    in phases (see above). Returns (buyer or -1, price, calls)."""
+    if min_raise == 1:
+        c0, c1, c2, c3 = eff[0] - min_bid, eff[1] - min_bid, eff[2] - min_bid, eff[3] - min_bid
+    else:
+        c0, c1 = (eff[0] - min_bid) // min_raise, (eff[1] - min_bid) // min_raise
+        c2, c3 = (eff[2] - min_bid) // min_raise, (eff[3] - min_bid) // min_raise
+    c3 = c3 if n == 4 else -_OUT
+    k, t, last, first = 0, -1, -1, starter
+    k, t, last, first = _phase(c0, c1, c2, c3, n, k, t, last, first)
+    k, t, last, first = _phase(c0, c1, c2, c3, n, k, t, last, first)
+    k, t, last, first = _phase(c0, c1, c2, c3, n, k, t, last, first)
+    S, c, _ = _able(c0, c1, c2, c3, k)
+    i = _turn_index(n, S, first, 0)
+    more = (c == 1) & (TURN_SEAT[i] != last)
+    t = t + 1 + TURN_DELAY[i] if more else t
+    last = TURN_SEAT[i] if more else last
+    k = k + 1 if more else k
+    if k == 0:
+        return -1, 0, n
+    return last, min_bid + (k - 1) * min_raise, t + n  # the last bid, then n - 1 passes
 
 
 NO_CALL = -3
