@@ -53,15 +53,19 @@ def _deal(R, rng, deck, value, points, log_decks, d):
     if log_decks.shape[0] > 0:
         for k in range(size):
             log_decks[d, k] = cards[k]
-    per = size // n
+    # Unsigned indices: numba then skips its test for a negative index (measured: the
+    # valuation twice as fast).
+    per = np.uint64(size // n)
+    suit_points = R[R_SUIT_POINTS:R_SUIT_POINTS + 4]
     value[:n, :] = 0.0
     for s in range(n):
+        row = value[s]
         total = 0  # a local: summing into points[s] would go through memory every card
-        for k in range(s * per, (s + 1) * per):
-            c = cards[k]
-            suit = (c * 5042) >> 16  # c // 13 for 0 <= c < 52, without the signed division
-            v = R[R_SUIT_POINTS + suit]
-            value[s, c - 13 * suit] += v
+        for k in range(np.uint64(s) * per, np.uint64(s + 1) * per):
+            c = np.uint64(cards[k])
+            suit = (c * np.uint64(5042)) >> np.uint64(16)  # c // 13 for c < 52
+            v = suit_points[suit]
+            row[c - np.uint64(13) * suit] += v
             total += v
         points[s] = total
     points_above(value, n)
