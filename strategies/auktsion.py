@@ -1,7 +1,8 @@
 """auktsion bidding policies.
 
-Each policy answers two questions, both from the seat's observation vector (layout in
-``sim/games/auktsion/obs.py``), its parameter vector and its own random stream:
+Each policy answers two questions, both from the public observation vector ``o`` and
+the seat's own ``hand`` vector (layouts in ``sim/games/auktsion/obs.py``), its
+parameter vector and its own random stream:
 
 - ``ceiling``: the highest price it will pay for the lot now open in the open form, or
   ``ASK`` if it decides call by call. A policy with a ceiling bids the smallest legal
@@ -83,12 +84,12 @@ def richest_rival(o):
 # divisor (none is zero where the result is used), so the seat's figures can all be
 # computed before deciding whether it bids at all (see the end).
 @njit(cache=True, _nrt=False, error_model="numpy")
-def budget_ceiling(o, p):
+def budget_ceiling(o, hand, p):
     seat = np.int64(o[O.SEAT])
     lot = np.int64(o[O.LOT])
-    value = o[O.OWN_VALUE + lot]
+    value = hand[O.HAND_POINTS + lot]
     money = o[O.MONEY + seat]
-    points_to_come = o[O.OWN_REST]  # own points in this lot and the lots to come
+    points_to_come = hand[O.HAND_REST + lot]  # own points in this lot and the lots to come
     coins = money
     if o[O.CARRY_MONEY] > 0:
         # Later deals bring a hand of average points and the coins it is short of.
@@ -107,14 +108,14 @@ def budget_ceiling(o, p):
 
 
 @njit(cache=True, _nrt=False)
-def ceiling(pid, o, p, rng):
+def ceiling(pid, o, hand, p, rng):
     """Highest open-form price the policy pays for this lot, or ASK."""
     if pid == PASSIVE:
         return np.int64(0)
     if pid == VALUE:
-        return np.int64(np.floor(p[0] * o[O.OWN_VALUE + np.int64(o[O.LOT])]))
+        return np.int64(np.floor(p[0] * hand[O.HAND_POINTS + np.int64(o[O.LOT])]))
     if pid == BUDGET:
-        return np.int64(np.floor(budget_ceiling(o, p)))
+        return np.int64(np.floor(budget_ceiling(o, hand, p)))
     return np.int64(ASK)
 
 
@@ -135,17 +136,17 @@ def uses_rng(pid):
 
 
 @njit(cache=True, _nrt=False)
-def decide(pid, o, p, rng):
+def decide(pid, o, hand, p, rng):
     """One call: a bid in coins or PASS."""
     if pid == RANDOM:
         return random_call(o, p, rng)
     lo = smallest_bid(o)
     money = np.int64(o[O.MONEY + np.int64(o[O.SEAT])])
     if o[O.SEALED] > 0:
-        top = ceiling(pid, o, p, rng)
+        top = ceiling(pid, o, hand, p, rng)
         if pid == BUDGET:
-            top = np.int64(np.floor(p[2] * budget_ceiling(o, p)))
+            top = np.int64(np.floor(p[2] * budget_ceiling(o, hand, p)))
         top = min(top, money)
         return top if top >= lo else np.int64(PASS)
-    top = ceiling(pid, o, p, rng)
+    top = ceiling(pid, o, hand, p, rng)
     return lo if lo <= top and lo <= money else np.int64(PASS)

@@ -340,18 +340,18 @@ def test_referee_accepts_the_json_round_trip(good):
 
 # -- plain-Python policies (the prototyping slow path) -----------------------------------
 
-def py_value(o, params, rng):
-    """The 'value' policy written against the observation layout of obs.py."""
+def py_value(o, hand, params, rng):
+    """The 'value' policy written against the observation layouts of obs.py."""
     lo = reference.smallest_bid(o)
     money = o[O.MONEY + int(o[O.SEAT])]
-    top = math.floor(params[0] * o[O.OWN_VALUE + int(o[O.LOT])])
+    top = math.floor(params[0] * hand[O.HAND_POINTS + int(o[O.LOT])])
     if o[O.SEALED]:
         top = min(top, money)
         return int(top) if top >= lo else reference.PASS
     return lo if lo <= top and lo <= money else reference.PASS
 
 
-def py_random(o, params, rng):
+def py_random(o, hand, params, rng):
     """The 'random' policy, drawing from the seat's stream through rng.uniform/below."""
     lo = reference.smallest_bid(o)
     money = int(o[O.MONEY + int(o[O.SEAT])])
@@ -380,9 +380,10 @@ def test_python_policies_play_like_the_kernel_policies(overrides):
 
 def test_python_policy_forms():
     """A bare function, a (function, params) pair and a named PythonPolicy all work; the
-    policy gets a copy of the observation (changing it changes nothing)."""
-    def vandal(o, params, rng):
+    policy gets copies of the observation (changing them changes nothing)."""
+    def vandal(o, hand, params, rng):
         o[O.MONEY:O.MONEY + 4] = [1e9] * 4
+        hand[:] = [1e9] * O.HAND_SIZE
         return reference.PASS
     t = reference.play({"deals_per_match": 1},
                        [vandal, (py_value, (1.0,)), reference.PythonPolicy(py_random, (0.3, 3), "mine"),
@@ -400,7 +401,7 @@ def test_reference_rejects_unknown_strategies():
         reference.play({}, ["value", 42, "value", "value"], 1, 1)
 
 
-def greedy(o, params, rng):
+def greedy(o, hand, params, rng):
     """Bids one coin more than it has."""
     return int(o[O.MONEY + int(o[O.SEAT])]) + 1
 
@@ -420,7 +421,7 @@ def test_illegal_bid_from_a_python_policy_is_reported(form):
 
 def test_policy_bid_below_the_smallest_legal_bid_is_reported():
     """A8: a raise below price + min_raise is illegal (here a repeat of the price)."""
-    def copycat(o, params, rng):
+    def copycat(o, hand, params, rng):
         return int(o[O.PRICE]) if o[O.HIGH_BIDDER] >= 0 else 1
     with pytest.raises(IllegalActionError, match=r"lot 2, seat 2: policy 'python:copycat' bid 1, "
                                                  r"which is illegal; legal: a bid of 4\.\.\d+"):
@@ -432,7 +433,7 @@ def test_policy_answer_that_is_not_a_whole_number_is_reported(answer):
     """A7: a call is a whole number of coins or a pass."""
     with pytest.raises(IllegalActionError, match=r"seat 1: policy 'python:<lambda>' returned .*"
                                                  r"not a whole number of coins; legal: a bid of 1\.\."):
-        reference.play({}, ["passive", lambda o, p, r: answer, "passive", "passive"], 1, 0)
+        reference.play({}, ["passive", lambda o, h, p, r: answer, "passive", "passive"], 1, 0)
 
 
 @pytest.mark.parametrize("overrides", [{}, {"players": 3}, {"min_raise": 2, "leftover_value": 0.5}])

@@ -56,7 +56,7 @@ def lots(t):
 
 def scripted(rule):
     """A Python policy that bids the smallest legal bid when ``rule(obs)`` says so."""
-    def policy(o, params, rng):
+    def policy(o, hand, params, rng):
         lo = reference.smallest_bid(o)
         return lo if rule(o) and lo <= o[O.MONEY + int(o[O.SEAT])] else reference.PASS
     return policy
@@ -475,7 +475,7 @@ def test_sealed_form_tie_in_the_reference_engine():
     3 with seat 2 starting: seat 2 wins (earliest from the starter)."""
     bids = {0: 5, 1: 3, 2: 5, 3: -1}
     rules = GAME.make_rules({"auction_form": "sealed", "first_dealer": 1, "deals_per_match": 1})
-    seats = [lambda o, p, r, s=s: bids[s] if o[O.LOT] == 0 else -1 for s in range(4)]
+    seats = [lambda o, h, p, r, s=s: bids[s] if o[O.LOT] == 0 else -1 for s in range(4)]
     t = reference.Match(rules, seats, seed=3, index=0).play().trace()
     lot = t["deals"][0]["lots"][0]
     assert [c["seat"] for c in lot["calls"]] == [2, 3, 0, 1]

@@ -1,10 +1,11 @@
 """A policy sees only public information and its own hand (``rules/auktsion.md``,
 "Public information"; DESIGN.md, Policies).
 
-With the reference engine: the observation built for a seat is the same, question for
-question, when other seats' hidden cards change but the public history does not. For
-the kernel: ``_show`` copies only the asking seat's row of ``value`` (its own hand) into
-the observation vector.
+With the reference engine: the observation built for a seat (public vector and own
+hand vector) is the same, question for question, when other seats' hidden cards change
+but the public history does not. For the kernel: a seat is asked with the public vector
+and its own row of ``hands``; no other row reaches it, and the public vector holds no
+hand at all.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import strategies
 from sim.cards import parse_cards
 from sim.games import get_game
 from sim.games.auktsion import kernel as K
@@ -29,15 +31,15 @@ RULES = GAME.make_rules({"start_money": 200, "deals_per_match": 2})
 def observer(seen: list):
     """Seat 0: records what it is shown; bids up to 3 coins on ranks where its own cards
     are worth at least 4 points (so its calls depend on its own hand)."""
-    def policy(o, params, rng):
-        seen.append(o)  # the engine hands a Python policy a copy
+    def policy(o, hand, params, rng):
+        seen.append((o, hand))  # the engine hands a Python policy copies
         lo = reference.smallest_bid(o)
-        top = 3 if o[O.OWN_VALUE + int(o[O.LOT])] >= 4 else 0
+        top = 3 if hand[O.HAND_POINTS + int(o[O.LOT])] >= 4 else 0
         return lo if lo <= top and lo <= o[O.MONEY] else reference.PASS
     return policy
 
 
-def rival(o, params, rng):
+def rival(o, hand, params, rng):
     """Seats 1-3 decide from public information only and never buy: they push seat 0's
     price up to 2, and seat 0 then bids 3."""
     lo = reference.smallest_bid(o)
@@ -96,7 +98,7 @@ def test_observation_ignores_other_seats_hidden_cards(deal_seed, shuffle_seed):
 
 def test_observation_builder_mid_deal():
     """The reference engine's observation builder, between lots: seat 0's observation
-    does not move when seats 1-3 swap hidden cards; every seat's own block is its own
+    does not move when seats 1-3 swap hidden cards; every seat's hand vector is its own
     hand, so the other seats' observations do move."""
     hands = deal_hands(7)[0]
     other = shuffled_hidden(hands, random.Random(3))
@@ -115,12 +117,13 @@ def test_observation_builder_mid_deal():
         own = [0.0] * 13
         for c in other[s]:
             own[c % 13] += (1, 3, 4, 2)[c // 13]  # suit points in card suit order C D H S
-        assert b.observation(s)[O.OWN_VALUE:O.OWN_VALUE + 13] == own
+        hand = b.observation(s)[1]
+        assert hand[O.HAND_POINTS:O.HAND_POINTS + 13] == own
+        assert hand[O.HAND_REST:O.HAND_REST + 13] == [sum(own[r:]) for r in range(13)]
     assert any(a.observation(s) != b.observation(s) for s in (1, 2, 3))
-    # Only the seat number and the own-hand block differ between two seats' views.
-    v0, v1 = a.observation(0), a.observation(1)
-    differ = [i for i in range(O.SIZE) if v0[i] != v1[i]]
-    assert set(differ) <= {O.SEAT, O.OWN_REST} | set(range(O.OWN_VALUE, O.OWN_VALUE + 13))
+    # The public vectors of two seats differ only in the seat number.
+    v0, v1 = a.observation(0)[0], a.observation(1)[0]
+    assert [i for i in range(O.SIZE) if v0[i] != v1[i]] == [O.SEAT]
 
 
 def test_observation_changes_with_the_own_hand():
@@ -139,34 +142,40 @@ def test_observation_changes_with_the_own_hand():
         m = reference.Match(RULES, seats, seed=1, index=0)
         m.start_deal(0, hands=h)
         views.append(m.observation(0))
-    assert views[0][O.MONEY] == views[1][O.MONEY]
-    assert views[0] != views[1]
+    assert views[0][0] == views[1][0]  # the same public vector (money included)
+    assert views[0][1] != views[1][1]
 
 
-# -- the kernel's _show --------------------------------------------------------------------
+# -- the kernel's questions -------------------------------------------------------------
 
 @pytest.mark.parametrize("compiled", [False, True], ids=["py_func", "njit"])
-@pytest.mark.parametrize("seat", [0, 2, 3])
-def test_kernel_show_copies_only_the_asking_seats_hand(compiled, seat):
-    """Kernel ``_show``: the observation gets the asking seat's number, its own row of
-    ``value`` and its points in the lots to come; nothing else in it changes (policies
-    get their own rows of the parameter and random-state matrices, ``params[s]`` and
-    ``rngs[1 + s]``)."""
-    show = K._show if compiled else K._show.py_func
-    lot = 5
-    o = np.full(O.SIZE, -7.5)
-    o[O.LOT] = lot
-    value = np.zeros((2 * O.MAX_PLAYERS, 13))
-    value[:4] = np.random.default_rng(0).integers(1, 10**9, (4, 13))  # no sum matches another
-    K.points_above.py_func(value, 4)
-    show(o, value, seat)
-    own = slice(O.OWN_VALUE, O.OWN_VALUE + 13)
-    assert o[O.SEAT] == seat
-    assert np.array_equal(o[own], value[seat])
-    assert o[O.OWN_REST] == value[seat, lot:].sum()
-    rest = np.ones(O.SIZE, bool)
-    rest[own] = False
-    rest[[O.SEAT, O.OWN_REST, O.LOT]] = False
-    assert np.all(o[rest] == -7.5)
-    for other in set(range(4)) - {seat}:  # no trace of other seats' rows anywhere in it
-        assert not np.isin(value[[other, O.MAX_PLAYERS + other]], o).any()
+def test_kernel_asks_each_seat_with_the_public_vector_and_its_own_hand(compiled):
+    """Kernel ``_ceilings``: seat s's ceiling is the same whatever the other seats' rows
+    of ``hands`` hold (they are replaced by junk), and asking changes nothing in the
+    public vector but the seat number. (Policies also get their own rows of the
+    parameter and random-state matrices, ``params[s]`` and ``rngs[1 + s]``.)"""
+    ceilings = K._ceilings if compiled else K._ceilings.py_func
+    m = reference.Match(RULES, ["budget"] * 4, seed=1, index=0)
+    m.start_deal(0)
+    for rank in range(4):
+        m.play_lot(rank)
+    o = np.array(m.observation(0)[0])
+    o[O.LOT], o[O.LOT_STATUS + 4] = 4, O.LOT_OPEN
+    hands = np.array(m.hand_vectors)
+    money = np.array(m.money + [0] * 48, dtype=np.int64)
+    seats = strategies.assign_seats(strategies.for_game("auktsion"), 4, ["all=budget"])
+    pids, params = seats.ids("bid"), seats.params("bid")
+    rngs = np.zeros((5, 4), dtype=np.uint64)
+
+    def caps_with(hands):
+        caps, eff, before = np.zeros(52, np.int64), np.zeros(52, np.int64), o.copy()
+        ceilings(pids, params, rngs, o, hands, money, caps, eff, 4)
+        assert [i for i in range(O.SIZE) if o[i] != before[i]] in ([], [O.SEAT])
+        return caps[:4]
+
+    true_caps = caps_with(hands)
+    assert true_caps.any()  # someone bids on this lot: the check below is not vacuous
+    for seat in range(4):
+        junk = np.random.default_rng(seat).integers(1, 10**6, hands.shape).astype(float)
+        junk[seat] = hands[seat]
+        assert caps_with(junk)[seat] == true_caps[seat]

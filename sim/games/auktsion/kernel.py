@@ -39,8 +39,8 @@ def _fail(err, m, code, seat, bid, lo, hi, deal, lot):
 
 
 @njit(cache=True, _nrt=False)
-def _deal(R, rng, deck, value, points, log_decks, d):
-    """Shuffle, deal and value the hands (``value``: see ``points_above``)."""
+def _deal(R, rng, deck, hands, points, log_decks, d):
+    """Shuffle, deal and value the hands into ``hands`` (see ``complete_hands``)."""
     n = R[R_PLAYERS]
     first_rank = R[R_FIRST_RANK]
     per_suit = 13 - first_rank
@@ -57,9 +57,9 @@ def _deal(R, rng, deck, value, points, log_decks, d):
     # valuation twice as fast).
     per = np.uint64(size // n)
     suit_points = R[R_SUIT_POINTS:R_SUIT_POINTS + 4]
-    value[:n, :] = 0.0
+    hands[:n, :] = 0.0
     for s in range(n):
-        row = value[s]
+        row = hands[s, O.HAND_POINTS:]
         total = 0  # a local: summing into points[s] would go through memory every card
         for k in range(np.uint64(s) * per, np.uint64(s + 1) * per):
             c = np.uint64(cards[k])
@@ -68,53 +68,43 @@ def _deal(R, rng, deck, value, points, log_decks, d):
             row[c - np.uint64(13) * suit] += v
             total += v
         points[s] = total
-    points_above(value, n)
+    complete_hands(hands, n)
 
 
 @njit(cache=True, _nrt=False)
-def points_above(value, n):
-    """Complete ``value`` from its first ``n`` rows, value[s, r] = points of seat s's
-    rank-r cards (float64 as the observation holds them; whole numbers): row
-    ``MAX_PLAYERS + s`` gets seat s's points in rank r and the ranks above, which
-    ``_show`` hands to a policy as OWN_REST (summed once per deal, not per question)."""
+def complete_hands(hands, n):
+    """Complete the hand vectors (``obs.py``) of seats ``0..n-1`` from their
+    ``HAND_POINTS`` (float64 as the policies read them; whole numbers): ``HAND_REST``
+    is summed here, once per deal, not at every question."""
     for s in range(n):
         above = 0.0
         for r in range(12, -1, -1):
-            above += value[s, r]
-            value[O.MAX_PLAYERS + s, r] = above
+            above += hands[s, O.HAND_POINTS + r]
+            hands[s, O.HAND_REST + r] = above
 
 
 # The kernels below run without numba's reference counting (``_nrt=False``), so array
-# views cost nothing: each policy gets its own rows ``params[s]`` and ``rngs[1 + s]``
-# (it advances its random stream in place) and the shared observation ``o``.
+# views cost nothing: each policy gets its own rows ``hands[s]``, ``params[s]`` and
+# ``rngs[1 + s]`` (it advances its random stream in place) and the public observation
+# ``o``, in which only ``SEAT`` changes from one seat's question to the next.
 
 
 @njit(cache=True, _nrt=False)
-def _show(o, value, s):
-    """Turn the shared observation into seat ``s``'s: its seat number and its own hand
-    (everything else in ``o`` is public)."""
-    o[O.SEAT] = s
-    o[O.OWN_REST] = value[O.MAX_PLAYERS + s, np.int64(o[O.LOT])]
-    for r in range(13):
-        o[O.OWN_VALUE + r] = value[s, r]
-
-
-@njit(cache=True, _nrt=False)
-def _call(pids, params, rngs, o, value, s):
+def _call(pids, params, rngs, o, hands, s):
     """Seat ``s``'s call (a bid or PASS) from its policy's ``decide``."""
-    _show(o, value, s)
-    return decide(pids[s], o, params[s], rngs[1 + s])
+    o[O.SEAT] = s
+    return decide(pids[s], o, hands[s], params[s], rngs[1 + s])
 
 
 @njit(cache=True, _nrt=False)
-def _ceilings(pids, params, rngs, o, value, money, caps, eff, n):
+def _ceilings(pids, params, rngs, o, hands, money, caps, eff, n):
     """Ask every seat its ceiling for the lot now open (open form) into ``caps``, and
     the most it will bid (ceiling and money) into ``eff``. True if a seat answered ASK
     (it decides call by call)."""
     asking = False
     for s in range(n):
-        _show(o, value, s)
-        c = ceiling(pids[s], o, params[s], rngs[1 + s])
+        o[O.SEAT] = s
+        c = ceiling(pids[s], o, hands[s], params[s], rngs[1 + s])
         caps[s] = c
         # Computed here, one seat at a time: a vectorised pass over ``caps`` right after
         # these scalar stores stalls on store-to-load forwarding.
@@ -222,7 +212,7 @@ NO_CALL = -3
 
 
 @njit(cache=True, _nrt=False)
-def _open_calls(R, pids, params, rngs, o, value, money, caps, lot, first, price, high, passes,
+def _open_calls(R, pids, params, rngs, o, hands, money, caps, lot, first, price, high, passes,
                 forced, m, d, err, log_calls, cursor):
     """Open ascending calls (A7-A11) one by one from seat ``first``, the lot standing at
     ``price`` bid by ``high`` (-1: no bid yet) after ``passes`` passes in a row; a fresh
@@ -247,7 +237,7 @@ def _open_calls(R, pids, params, rngs, o, value, money, caps, lot, first, price,
             o[O.HIGH_BIDDER] = high
             o[O.CALLS] = calls
             o[O.PASSES] = passes
-            bid = _call(pids, params, rngs, o, value, s)
+            bid = _call(pids, params, rngs, o, hands, s)
         if bid != PASS and (bid < lo or bid > money[s]):
             _fail(err, m, ILLEGAL_BID, s, bid, lo, money[s], d, lot)
             return -1, 0, calls, cursor
@@ -273,7 +263,7 @@ def _open_calls(R, pids, params, rngs, o, value, money, caps, lot, first, price,
 
 
 @njit(cache=True, _nrt=False)
-def _sealed_lot(R, pids, params, rngs, o, value, money, lot, starter, first, forced, m, d, err,
+def _sealed_lot(R, pids, params, rngs, o, hands, money, lot, starter, first, forced, m, d, err,
                 log_calls, cursor):
     """One sealed bid or none per seat (seat ``first`` bids ``forced`` unless it is
     NO_CALL); highest wins, ties to the earliest seat from the starter; no bid at all
@@ -288,7 +278,7 @@ def _sealed_lot(R, pids, params, rngs, o, value, money, lot, starter, first, for
         if s == first and forced != NO_CALL:
             bid = forced
         else:
-            bid = _call(pids, params, rngs, o, value, s)
+            bid = _call(pids, params, rngs, o, hands, s)
         if bid != PASS and (bid < min_bid or bid > money[s]):
             _fail(err, m, ILLEGAL_BID, s, bid, min_bid, money[s], d, lot)
             return -1, 0, k, cursor
@@ -325,7 +315,7 @@ def _start_match(R, leftover, o, n):
 
 
 @njit(cache=True, _nrt=False)
-def _new_deal(R, rngs, o, value, d, scratch_i, m, detail, deal_money, deal_hand, deal_spent,
+def _new_deal(R, rngs, o, hands, d, scratch_i, m, detail, deal_money, deal_hand, deal_spent,
               log_decks):
     """Deal ``d`` (A1-A4): cards, coins, an observation with every lot to come.
     Returns the dealer."""
@@ -333,7 +323,7 @@ def _new_deal(R, rngs, o, value, d, scratch_i, m, detail, deal_money, deal_hand,
     match_points, deal_points = scratch_i[5], scratch_i[6]
     n = R[R_PLAYERS]
     dealer = (R[R_FIRST_DEALER] + d) % n                      # A4
-    _deal(R, rngs[DEAL_STREAM], deck, value, hand_points, log_decks, d)  # A1, A2
+    _deal(R, rngs[DEAL_STREAM], deck, hands, hand_points, log_decks, d)  # A1, A2
     for s in range(n):
         if R[R_CARRY] == 0:                                   # A14
             money[s] = 0
@@ -356,7 +346,7 @@ def _new_deal(R, rngs, o, value, d, scratch_i, m, detail, deal_money, deal_hand,
 
 
 @njit(cache=True, _nrt=False)
-def _play_lots(R, pids, params, rngs, o, value, scratch_i, d, first_lot, last_buyer,
+def _play_lots(R, pids, params, rngs, o, hands, scratch_i, d, first_lot, last_buyer,
                first, price, high, passes, forced, m, err, spent, bought,
                detail, deal_score, deal_spent, lot_starter, lot_buyer, lot_price, lot_value,
                lot_calls, log_calls, cursor):
@@ -383,12 +373,12 @@ def _play_lots(R, pids, params, rngs, o, value, scratch_i, d, first_lot, last_bu
         # Sell the lot (A7-A11). Written out here rather than in a function of its own:
         # passing this many arrays to a call per lot cost more than the lot's auction.
         if R[R_SEALED]:
-            buyer, price, calls, cursor = _sealed_lot(R, pids, params, rngs, o, value, money,
+            buyer, price, calls, cursor = _sealed_lot(R, pids, params, rngs, o, hands, money,
                                                       lot, starter, first, forced, m, d, err,
                                                       log_calls, cursor)
-        elif (_ceilings(pids, params, rngs, o, value, money, caps, eff, n)
+        elif (_ceilings(pids, params, rngs, o, hands, money, caps, eff, n)
               or forced != NO_CALL or tracing):
-            buyer, price, calls, cursor = _open_calls(R, pids, params, rngs, o, value, money,
+            buyer, price, calls, cursor = _open_calls(R, pids, params, rngs, o, hands, money,
                                                       caps, lot, first, price, high, passes,
                                                       forced, m, d, err, log_calls, cursor)
         else:
@@ -396,7 +386,7 @@ def _play_lots(R, pids, params, rngs, o, value, scratch_i, d, first_lot, last_bu
             buyer, price, calls = _ceiling_calls(eff, n, starter, R[R_MIN_BID], R[R_MIN_RAISE])
         if err[m, ERR_CODE] != OK:
             return cursor
-        face_up = np.int64(value[buyer, lot]) if buyer >= 0 else -1
+        face_up = np.int64(hands[buyer, O.HAND_POINTS + lot]) if buyer >= 0 else -1
         if buyer >= 0:                                        # A12
             money[buyer] -= price
             spent[m, buyer] += price
@@ -445,7 +435,7 @@ def _final_scores(R, leftover, scratch_i, m, score, win, money_end, points):
 
 
 @njit(cache=True, _nrt=False)
-def play_matches(seed, index0, lo, hi, R, leftover, pids, params, scratch_i, value, o, rngs,
+def play_matches(seed, index0, lo, hi, R, leftover, pids, params, scratch_i, hands, o, rngs,
                  score, win, spent, money_end, points, bought,
                  detail, deal_money, deal_hand, deal_score, deal_spent,
                  lot_starter, lot_buyer, lot_price, lot_value, lot_calls,
@@ -454,8 +444,8 @@ def play_matches(seed, index0, lo, hi, R, leftover, pids, params, scratch_i, val
     output arrays. Returns the trace cursor of the last (see ``play_match``).
 
     ``scratch_i`` is int64[SCRATCH_ROWS, 52] (rows: deck, hand points, money, ceilings,
-    effective ceilings, match points, deal points); ``value`` float64[8, 13] (see
-    ``points_above``); ``o`` float64[O.SIZE]; ``rngs`` uint64[5, 4]. ``detail`` fills
+    effective ceilings, match points, deal points); ``hands`` float64[MAX_PLAYERS,
+    HAND_SIZE] (see ``complete_hands``); ``o`` float64[O.SIZE]; ``rngs`` uint64[5, 4]. ``detail`` fills
     the per-deal and per-lot arrays; non-empty ``log_calls`` / ``log_decks`` record
     every call (seat, bid or PASS) and every deal's cards.
 
@@ -464,7 +454,7 @@ def play_matches(seed, index0, lo, hi, R, leftover, pids, params, scratch_i, val
     """
     cursor = 0
     for m in range(lo, hi):
-        cursor = play_match(seed, index0 + m, R, leftover, pids, params, m, scratch_i, value,
+        cursor = play_match(seed, index0 + m, R, leftover, pids, params, m, scratch_i, hands,
                             o, rngs, score, win, spent, money_end, points, bought, detail,
                             deal_money, deal_hand, deal_score, deal_spent, lot_starter,
                             lot_buyer, lot_price, lot_value, lot_calls, err, log_calls,
@@ -473,7 +463,7 @@ def play_matches(seed, index0, lo, hi, R, leftover, pids, params, scratch_i, val
 
 
 @njit(cache=True, _nrt=False, inline='always')
-def play_match(seed, index, R, leftover, pids, params, m, scratch_i, value, o, rngs,
+def play_match(seed, index, R, leftover, pids, params, m, scratch_i, hands, o, rngs,
                score, win, spent, money_end, points, bought,
                detail, deal_money, deal_hand, deal_score, deal_spent,
                lot_starter, lot_buyer, lot_price, lot_value, lot_calls,
@@ -492,9 +482,9 @@ def play_match(seed, index, R, leftover, pids, params, m, scratch_i, value, o, r
         bought[m, s] = 0
     cursor = 0
     for d in range(R[R_DEALS]):
-        dealer = _new_deal(R, rngs, o, value, d, scratch_i, m, detail, deal_money, deal_hand,
+        dealer = _new_deal(R, rngs, o, hands, d, scratch_i, m, detail, deal_money, deal_hand,
                            deal_spent, log_decks)
-        cursor = _play_lots(R, pids, params, rngs, o, value, scratch_i, d, R[R_FIRST_RANK],
+        cursor = _play_lots(R, pids, params, rngs, o, hands, scratch_i, d, R[R_FIRST_RANK],
                             dealer, -1, 0, -1, 0, NO_CALL, m, err, spent, bought, detail,
                             deal_score, deal_spent, lot_starter, lot_buyer, lot_price,
                             lot_value, lot_calls, log_calls, cursor)
@@ -511,7 +501,7 @@ SCRATCH_ROWS = 7
 def new_scratch():
     """Per-thread scratch for ``play_match``."""
     return (np.empty((SCRATCH_ROWS, 52), dtype=np.int64),
-            np.empty((2 * O.MAX_PLAYERS, 13), dtype=np.float64),
+            np.empty((O.MAX_PLAYERS, O.HAND_SIZE), dtype=np.float64),
             np.empty(O.SIZE, dtype=np.float64),
             np.empty((O.MAX_PLAYERS + 1, 4), dtype=np.uint64))
 
@@ -531,9 +521,9 @@ def play_chunk(seed, start, count, n_blocks, R, leftover, pids, params, detail,
     no_calls = np.empty((0, 2), dtype=np.int64)
     no_decks = np.empty((0, 52), dtype=np.int64)
     for b in prange(n_blocks):
-        scratch_i, value, o, rngs = new_scratch()
+        scratch_i, hands, o, rngs = new_scratch()
         play_matches(seed, start, b * count // n_blocks, (b + 1) * count // n_blocks, R,
-                     leftover, pids, params, scratch_i, value, o, rngs, score, win, spent,
+                     leftover, pids, params, scratch_i, hands, o, rngs, score, win, spent,
                      money_end, points, bought, detail, deal_money, deal_hand, deal_score,
                      deal_spent, lot_starter, lot_buyer, lot_price, lot_value, lot_calls, err,
                      no_calls, no_decks)

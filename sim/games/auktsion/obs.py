@@ -1,12 +1,14 @@
-"""What an auktsion policy sees: one float64 vector, public information plus the
-asking seat's own hand (``rules/auktsion.md``, "Public information").
+"""What an auktsion policy sees: two float64 vectors, the public information
+(``rules/auktsion.md``, "Public information") and the asking seat's own hand.
 
-The kernel keeps the public part up to date and writes the asking seat's number and
-own hand into it just before each question, so the vector never holds another seat's
-hidden cards. Read by the policies in ``strategies/auktsion.py`` through these offsets. Integers are stored exactly (all are far below 2**53). Per-seat blocks
-hold ``MAX_PLAYERS`` entries; per-rank blocks hold 13, indexed by rank (0 = two).
-Other players' hidden cards are not here: only their money, scores, purchases and the
-cards they laid face up.
+The public vector ``o`` is the same for every seat but for ``SEAT``, the seat asked;
+the kernel keeps it up to date. Other players' hidden cards are never in it: only
+their money, scores, purchases and the cards they laid face up. The hand vector is
+the asking seat's own, laid out as ``HAND_*`` below; the kernel keeps one per seat,
+filled once per deal, and hands a policy its own. Read by the policies in
+``strategies/auktsion.py`` through these offsets. Integers are stored exactly (all are
+far below 2**53). Per-seat blocks hold ``MAX_PLAYERS`` entries; per-rank blocks hold
+13, indexed by rank (0 = two).
 """
 
 MAX_PLAYERS = 4
@@ -36,15 +38,18 @@ CARRY_MONEY = 16
 LEFTOVER_VALUE = 17
 DECK_POINTS = 18    # points of all cards in play (130 with 4 players by default)
 MEAN_HAND = 19      # DECK_POINTS / PLAYERS: the points of an average hand
-OWN_REST = 20       # the asking seat's points in the lot now open and the lots to come
 # Per seat.
-MONEY = 21                          # coins now
+MONEY = 20                          # coins now
 MATCH_POINTS = MONEY + MAX_PLAYERS  # points scored in earlier deals of this match
 DEAL_POINTS = MATCH_POINTS + MAX_PLAYERS  # points laid face up so far in this deal
 # Per rank.
-OWN_VALUE = DEAL_POINTS + MAX_PLAYERS  # points of the asking seat's own cards of each rank
-LOT_STATUS = OWN_VALUE + N_RANKS
+LOT_STATUS = DEAL_POINTS + MAX_PLAYERS
 LOT_BUYER = LOT_STATUS + N_RANKS       # -1 if not sold
 LOT_PRICE = LOT_BUYER + N_RANKS        # 0 if not sold
 LOT_FACE_UP = LOT_PRICE + N_RANKS      # points the buyer laid face up
 SIZE = LOT_FACE_UP + N_RANKS
+
+# The hand vector, per rank.
+HAND_POINTS = 0                    # points of the seat's own cards of each rank
+HAND_REST = N_RANKS                # its points in this rank and the ranks above
+HAND_SIZE = 2 * N_RANKS

@@ -16,13 +16,14 @@ Ported here, and kept in step with their originals:
   cards, stream ``1 + seat`` feeds that seat's policy (:class:`Stream`);
 - ``strategies/auktsion.py``: the four policies, with the same float arithmetic in the
   same order, so the results are bitwise equal;
-- the observation vector of ``obs.py`` (its offsets are imported from there).
+- the public observation and hand vectors of ``obs.py`` (offsets imported from there).
 
-A plain-Python policy is called as ``policy(obs, params, rng)``: ``obs`` a list of
-floats laid out as in ``obs.py`` (a copy: changing it changes nothing), ``params`` a
-tuple of floats, ``rng`` a :class:`Stream` with ``below(n)`` and ``uniform()``. It
-returns a bid in coins or ``-1`` (``PASS``). It is asked for every call it makes, in
-the open form and in the sealed form.
+A plain-Python policy is called as ``policy(obs, hand, params, rng)``: ``obs`` (the
+public information) and ``hand`` (the seat's own cards, per rank) lists of floats laid
+out as in ``obs.py`` (copies: changing them changes nothing), ``params`` a tuple of
+floats, ``rng`` a :class:`Stream` with ``below(n)`` and ``uniform()``. It returns a
+bid in coins or ``-1`` (``PASS``). It is asked for every call it makes, in the open
+form and in the sealed form.
 """
 
 from __future__ import annotations
@@ -62,15 +63,15 @@ def _richest_rival(o: list[float]) -> float:
     return best
 
 
-def _budget_worth(o: list[float], p: Sequence[float]) -> float:
+def _budget_worth(o: list[float], hand: list[float], p: Sequence[float]) -> float:
     """``budget_ceiling`` of strategies/auktsion.py, operation for operation."""
     seat = int(o[O.SEAT])
     lot = int(o[O.LOT])
-    value = o[O.OWN_VALUE + lot]
+    value = hand[O.HAND_POINTS + lot]
     money = o[O.MONEY + seat]
     if value <= 0.0 or money <= 0.0:
         return 0.0
-    points_to_come = o[O.OWN_REST]
+    points_to_come = hand[O.HAND_REST + lot]
     coins = money
     if o[O.CARRY_MONEY] > 0:
         later = o[O.DEALS] - o[O.DEAL] - 1
@@ -83,16 +84,16 @@ def _budget_worth(o: list[float], p: Sequence[float]) -> float:
     return min(worth, money, _richest_rival(o) + o[O.MIN_RAISE])
 
 
-def _passive_ceiling(o, p, rng) -> int:
+def _passive_ceiling(o, hand, p, rng) -> int:
     return 0
 
 
-def _value_ceiling(o, p, rng) -> int:
-    return math.floor(p[0] * o[O.OWN_VALUE + int(o[O.LOT])])
+def _value_ceiling(o, hand, p, rng) -> int:
+    return math.floor(p[0] * hand[O.HAND_POINTS + int(o[O.LOT])])
 
 
-def _budget_ceiling(o, p, rng) -> int:
-    return math.floor(_budget_worth(o, p))
+def _budget_ceiling(o, hand, p, rng) -> int:
+    return math.floor(_budget_worth(o, hand, p))
 
 
 def _under(top: int, o: list[float]) -> int:
@@ -106,21 +107,21 @@ def _under(top: int, o: list[float]) -> int:
     return lo if lo <= top and lo <= money else PASS
 
 
-def _passive(o, p, rng) -> int:
+def _passive(o, hand, p, rng) -> int:
     return _under(0, o)
 
 
-def _value(o, p, rng) -> int:
-    return _under(_value_ceiling(o, p, rng), o)
+def _value(o, hand, p, rng) -> int:
+    return _under(_value_ceiling(o, hand, p, rng), o)
 
 
-def _budget(o, p, rng) -> int:
+def _budget(o, hand, p, rng) -> int:
     if o[O.SEALED] > 0:
-        return _under(math.floor(p[2] * _budget_worth(o, p)), o)  # sealed bids are shaded
-    return _under(_budget_ceiling(o, p, rng), o)
+        return _under(math.floor(p[2] * _budget_worth(o, hand, p)), o)  # sealed bids are shaded
+    return _under(_budget_ceiling(o, hand, p, rng), o)
 
 
-def _random(o, p, rng) -> int:
+def _random(o, hand, p, rng) -> int:
     lo = smallest_bid(o)
     money = int(o[O.MONEY + int(o[O.SEAT])])
     if lo > money or rng.uniform() >= p[0]:
@@ -144,12 +145,12 @@ BUILTIN: dict[str, tuple[Callable | None, Callable]] = {
 class PythonPolicy:
     """A bid policy written in plain Python (slow path, for prototyping).
 
-    ``func(obs, params, rng) -> int`` returns a bid in coins or ``-1`` for a pass; see
-    the module docstring for its arguments. ``name`` labels it in traces and errors
+    ``func(obs, hand, params, rng) -> int`` returns a bid in coins or ``-1`` for a
+    pass; see the module docstring for its arguments. ``name`` labels it in traces and errors
     (default ``python:<function name>``).
     """
 
-    func: Callable[[list[float], tuple[float, ...], Stream], int]
+    func: Callable[[list[float], list[float], tuple[float, ...], Stream], int]
     params: tuple[float, ...] = ()
     name: str = ""
 
@@ -251,23 +252,21 @@ class Match:
         o[O.MEAN_HAND] = o[O.DECK_POINTS] / o[O.PLAYERS]
 
     # -- what a seat sees ---------------------------------------------------------------
-    def _show(self, seat: int) -> list[float]:
-        """The observation vector for ``seat``: the public part plus its own hand (the
-        points of its cards of each rank); no other seat's hidden cards."""
-        o = self.o
-        o[O.SEAT] = float(seat)
-        o[O.OWN_VALUE:O.OWN_VALUE + 13] = self.value[seat]
-        o[O.OWN_REST] = float(sum(self.value[seat][int(o[O.LOT]):]))
-        return o
+    def _show(self, seat: int) -> tuple[list[float], list[float]]:
+        """What ``seat`` sees: the public vector (with ``SEAT`` set) and its own hand
+        vector; no other seat's hidden cards."""
+        self.o[O.SEAT] = float(seat)
+        return self.o, self.hand_vectors[seat]
 
-    def observation(self, seat: int) -> list[float]:
-        """A copy of what ``seat`` would be shown if asked now."""
-        return list(self._show(seat))
+    def observation(self, seat: int) -> tuple[list[float], list[float]]:
+        """Copies of what ``seat`` would be shown if asked now: (public, hand)."""
+        o, hand = self._show(seat)
+        return list(o), list(hand)
 
     def _ask(self, seat: int) -> int:
         spec = self.seats[seat]
-        o = self._show(seat)
-        return spec.call(list(o) if spec.copy_obs else o, spec.params, self.rngs[seat])
+        o, hand = self.observation(seat) if spec.copy_obs else self._show(seat)
+        return spec.call(o, hand, spec.params, self.rngs[seat])
 
     def _checked(self, seat: int, rank: int, bid: Any, lo: int) -> int:
         """``bid`` as an int if it is a pass or a legal bid (A7, A8: ``lo`` up to the
@@ -307,6 +306,8 @@ class Match:
                 value[s][card % 13] += v
                 hand_points[s] += v
         self.value = value
+        # The hand vectors (obs.py): points per rank, then in this rank and above.
+        self.hand_vectors = [v + [float(sum(v[r:])) for r in range(13)] for v in value]
         for s in range(n):
             if not rules.carry_money:                                # A14
                 self.money[s] = 0
@@ -379,7 +380,7 @@ class Match:
         # Ceiling policies fix their ceiling for the lot before the first call (as the
         # kernel does: nothing a ceiling depends on changes before the lot is sold).
         caps = [None if spec.ceiling is None else
-                spec.ceiling(self._show(s), spec.params, self.rngs[s])
+                spec.ceiling(*self._show(s), spec.params, self.rngs[s])
                 for s, spec in enumerate(seats)]
         price, high, passes, k = 0, -1, 0, 0
         s = starter

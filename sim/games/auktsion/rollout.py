@@ -19,8 +19,8 @@ from numba import njit, prange
 
 from sim.games.auktsion import obs as O
 from sim.games.auktsion.kernel import (ERR_CODE, NO_CALL, OK, _final_scores, _new_deal,
-                                       _play_lots, _start_match, new_scratch,
-                                       points_above)
+                                       _play_lots, _start_match, complete_hands,
+                                       new_scratch)
 from sim.games.auktsion.rules import (R_DEALS, R_FIRST_DEALER, R_FIRST_RANK, R_PLAYERS,
                                       R_SUIT_POINTS)
 from sim.rng import DEAL_STREAM, below, seed_stream
@@ -30,13 +30,13 @@ MAX_REDRAWS = 100_000
 
 
 @njit(cache=True, _nrt=False)
-def _sample_hands(R, rng, seat, hand, up_seat, lot_buyer, value, pool, need):
-    """Fill value[t, r] for the deal of the situation. False if no consistent deal
-    came in MAX_REDRAWS draws."""
+def _sample_hands(R, rng, seat, hand, up_seat, lot_buyer, dealt, pool, need):
+    """Fill dealt[t, r], the points of seat t's rank-r cards, for the deal of the
+    situation. False if no consistent deal came in MAX_REDRAWS draws."""
     n = R[R_PLAYERS]
     first = R[R_FIRST_RANK]
     per = (52 - 4 * first) // n
-    value[:, :] = 0
+    dealt[:, :] = 0
     for t in range(n):
         need[t] = 0 if t == seat else per
     size = 0
@@ -45,10 +45,10 @@ def _sample_hands(R, rng, seat, hand, up_seat, lot_buyer, value, pool, need):
             continue
         points = R[R_SUIT_POINTS + c // 13]
         if up_seat[c] >= 0:
-            value[up_seat[c], c % 13] += points
+            dealt[up_seat[c], c % 13] += points
             need[up_seat[c]] -= 1
         elif hand[c]:
-            value[seat, c % 13] += points
+            dealt[seat, c % 13] += points
         else:
             pool[size] = c
             size += 1
@@ -67,7 +67,7 @@ def _sample_hands(R, rng, seat, hand, up_seat, lot_buyer, value, pool, need):
             k = 0
             for t in range(n):
                 for _j in range(need[t]):
-                    value[t, pool[k] % 13] += R[R_SUIT_POINTS + pool[k] // 13]
+                    dealt[t, pool[k] % 13] += R[R_SUIT_POINTS + pool[k] // 13]
                     k += 1
             return True
     return False
@@ -75,7 +75,7 @@ def _sample_hands(R, rng, seat, hand, up_seat, lot_buyer, value, pool, need):
 
 @njit(cache=True, _nrt=False)
 def _rollout(R, leftover, pids, params, seat, call, deal, lot, price, high, passes,
-             money0, scores0, lot_buyer, lot_price, value, o, rngs, scratch_i, out, err,
+             money0, scores0, lot_buyer, lot_price, hands, o, rngs, scratch_i, out, err,
              no_calls, no_decks):
     """Play the match on from the situation, ``seat`` calling ``call`` now; the seats'
     final scores and win shares go to row 0 of ``out`` (score, win, and dummies)."""
@@ -100,24 +100,24 @@ def _rollout(R, leftover, pids, params, seat, call, deal, lot, price, high, pass
             o[O.LOT_STATUS + r] = O.LOT_UNSOLD
             b = lot_buyer[r]
             if b >= 0:
-                deal_points[b] += np.int64(value[b, r])
+                deal_points[b] += np.int64(hands[b, O.HAND_POINTS + r])
                 last_buyer = b
                 o[O.LOT_STATUS + r] = O.LOT_SOLD
                 o[O.LOT_BUYER + r] = b
                 o[O.LOT_PRICE + r] = lot_price[r]
-                o[O.LOT_FACE_UP + r] = value[b, r]
+                o[O.LOT_FACE_UP + r] = hands[b, O.HAND_POINTS + r]
     for t in range(n):
         o[O.MATCH_POINTS + t] = match_points[t]
         o[O.DEAL_POINTS + t] = deal_points[t]
-    _play_lots(R, pids, params, rngs, o, value, scratch_i, deal, lot, last_buyer, seat, price,
+    _play_lots(R, pids, params, rngs, o, hands, scratch_i, deal, lot, last_buyer, seat, price,
                high, passes, call, 0, err, spent, bought, False, detail3, detail3, detail3,
                detail3, detail3, detail3, detail3, no_calls, 0)
     for d in range(deal + 1, R[R_DEALS]):
         if err[0, ERR_CODE] != OK:
             return
-        dealer = _new_deal(R, rngs, o, value, d, scratch_i, 0, False, detail3, detail3,
+        dealer = _new_deal(R, rngs, o, hands, d, scratch_i, 0, False, detail3, detail3,
                            detail3, no_decks)
-        _play_lots(R, pids, params, rngs, o, value, scratch_i, d, R[R_FIRST_RANK], dealer, -1,
+        _play_lots(R, pids, params, rngs, o, hands, scratch_i, d, R[R_FIRST_RANK], dealer, -1,
                    0, -1, 0, NO_CALL, 0, err, spent, bought, False, detail3, detail3, detail3,
                    detail3, detail3, detail3, detail3, no_calls, 0)
     _final_scores(R, leftover, scratch_i, 0, score, win, money_end, points)
@@ -129,7 +129,7 @@ def rollouts(seed, count, n_blocks, R, leftover, pids, params, seat, hand, up_se
     """Rollouts 0..count-1 of every candidate call in ``calls``: score[r, c], win[r, c]."""
     n = R[R_PLAYERS]
     for b in prange(n_blocks):
-        scratch_i, value, o, rngs = new_scratch()
+        scratch_i, hands, o, rngs = new_scratch()
         dealt = np.empty((O.MAX_PLAYERS, 13), dtype=np.int64)
         saved = np.empty(4, dtype=np.uint64)
         pool = np.empty(52, dtype=np.int64)
@@ -157,10 +157,10 @@ def rollouts(seed, count, n_blocks, R, leftover, pids, params, seat, hand, up_se
                     rngs[DEAL_STREAM, j] = saved[j]
                 for k in range(1, n + 1):
                     seed_stream(rngs[k], seed, m, DEAL_STREAM + k)
-                value[:O.MAX_PLAYERS, :] = dealt
-                points_above(value, n)
+                hands[:, O.HAND_POINTS:O.HAND_POINTS + 13] = dealt
+                complete_hands(hands, n)
                 _rollout(R, leftover, pids, params, seat, calls[c], deal, lot, price, high,
-                         passes, money0, scores0, lot_buyer, lot_price, value, o, rngs,
+                         passes, money0, scores0, lot_buyer, lot_price, hands, o, rngs,
                          scratch_i, out, err1, no_calls, no_decks)
                 if err1[0, ERR_CODE] != OK:
                     err[m, :] = err1[0, :]
