@@ -314,7 +314,7 @@ def _start_match(R, leftover, o, n):
     o[O.MEAN_HAND] = o[O.DECK_POINTS] / o[O.PLAYERS]
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline='always')
 def _new_deal(R, rngs, o, hands, d, scratch_i, m, detail, deal_money, deal_hand, deal_spent,
               log_decks):
     """Deal ``d`` (A1-A4): cards, coins, an observation with every lot to come.
@@ -345,7 +345,7 @@ def _new_deal(R, rngs, o, hands, d, scratch_i, m, detail, deal_money, deal_hand,
     return dealer
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline='always')
 def _play_lots(R, pids, params, rngs, o, hands, scratch_i, d, first_lot, last_buyer,
                first, price, high, passes, forced, m, err, spent, bought,
                detail, deal_score, deal_spent, lot_starter, lot_buyer, lot_price, lot_value,
@@ -415,7 +415,7 @@ def _play_lots(R, pids, params, rngs, o, hands, scratch_i, d, first_lot, last_bu
     return cursor
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline='always')
 def _final_scores(R, leftover, scratch_i, m, score, win, money_end, points):
     """A14, A15: match scores, and the win shared among the highest."""
     money, match_points = scratch_i[2], scratch_i[5]
@@ -445,14 +445,18 @@ def play_matches(seed, index0, lo, hi, R, leftover, pids, params, scratch_i, han
 
     ``scratch_i`` is int64[SCRATCH_ROWS, 52] (rows: deck, hand points, money, ceilings,
     effective ceilings, match points, deal points); ``hands`` float64[MAX_PLAYERS,
-    HAND_SIZE] (see ``complete_hands``); ``o`` float64[O.SIZE]; ``rngs`` uint64[5, 4]. ``detail`` fills
-    the per-deal and per-lot arrays; non-empty ``log_calls`` / ``log_decks`` record
-    every call (seat, bid or PASS) and every deal's cards.
+    HAND_SIZE] (see ``complete_hands``); ``o`` float64[O.SIZE]; ``rngs`` uint64[5, 4].
+    ``detail`` fills the per-deal and per-lot arrays; non-empty ``log_calls`` /
+    ``log_decks`` record every call (seat, bid or PASS) and every deal's cards.
 
-    One call plays many matches: a call per match, with ~25 array arguments each passed
-    as seven words, cost as much as a lot's auction.
+    One call plays many matches, and the match, deal and scoring steps are inlined
+    into it: a call with ~25 array arguments, each passed as seven words, costs as
+    much as a lot's auction.
     """
     cursor = 0
+    # The rules' part of the observation, once: every other field is written at the
+    # start of each deal or lot (_new_deal, _play_lots) before a policy reads it.
+    _start_match(R, leftover, o, R[R_PLAYERS])
     for m in range(lo, hi):
         cursor = play_match(seed, index0 + m, R, leftover, pids, params, m, scratch_i, hands,
                             o, rngs, score, win, spent, money_end, points, bought, detail,
@@ -474,7 +478,6 @@ def play_match(seed, index, R, leftover, pids, params, m, scratch_i, hands, o, r
     for s in range(n):
         if uses_rng(pids[s]):          # the other seats' streams are never read
             seed_stream(rngs[1 + s], seed, index, DEAL_STREAM + 1 + s)
-    _start_match(R, leftover, o, n)
     for s in range(n):
         scratch_i[2, s] = 0  # money
         scratch_i[5, s] = 0  # match points
