@@ -7,6 +7,9 @@ thread, chunk or machine, so match ``i`` is bitwise identical everywhere, and st
 ``DEAL_STREAM`` (the cards) does not depend on the policies: common random numbers
 for every comparison. numba's ``np.random`` is never used in kernels (its state is
 per thread and seeded from the OS).
+
+Compiled with ``error_model="numpy"`` on every function, so that callers of any game
+get the same code whichever compiled it first (see ``sim/games/auktsion/kernel.py``).
 """
 
 from __future__ import annotations
@@ -29,19 +32,19 @@ def policy_stream(seat: int) -> int:
     return 1 + seat
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, error_model="numpy")
 def _mix(z):
     z = (z ^ (z >> np.uint64(30))) * _M1
     z = (z ^ (z >> np.uint64(27))) * _M2
     return z ^ (z >> np.uint64(31))
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, error_model="numpy")
 def _rotl(x, k):
     return (x << np.uint64(k)) | (x >> np.uint64(64 - k))
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, error_model="numpy")
 def seed_stream(state, seed, index, stream):
     """Fill ``state`` (uint64[4]) for stream ``stream`` of match ``index``."""
     key = _mix(np.uint64(seed) + _GOLDEN)
@@ -52,7 +55,7 @@ def seed_stream(state, seed, index, stream):
         state[j] = _mix(key)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, error_model="numpy")
 def _step(s0, s1, s2, s3):
     """One xoshiro256** step on a state held in local variables (so that loops keep it
     in registers): (64 random bits, new state)."""
@@ -67,7 +70,7 @@ def _step(s0, s1, s2, s3):
     return result, s0, s1, s2, s3
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, error_model="numpy")
 def _below(n, s0, s1, s2, s3):
     """``below`` on a state in local variables: (draw, new state)."""
     bound = np.uint64(n)
@@ -83,7 +86,7 @@ def _below(n, s0, s1, s2, s3):
     return np.int64(m >> np.uint64(32)), s0, s1, s2, s3
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, error_model="numpy")
 def next_u64(state):
     """Next 64 random bits (xoshiro256**)."""
     result, state[0], state[1], state[2], state[3] = _step(state[0], state[1], state[2],
@@ -91,7 +94,7 @@ def next_u64(state):
     return result
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, error_model="numpy")
 def below(state, n):
     """Uniform integer in ``[0, n)`` for ``0 < n < 2**32``, without bias (Lemire)."""
     j, state[0], state[1], state[2], state[3] = _below(n, state[0], state[1], state[2],
@@ -99,13 +102,13 @@ def below(state, n):
     return j
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, error_model="numpy")
 def uniform(state):
     """Uniform float in ``[0, 1)`` with 53 random bits."""
     return np.float64(next_u64(state) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, error_model="numpy")
 def shuffle(state, items):
     """Fisher-Yates shuffle of ``items`` in place."""
     s0, s1, s2, s3 = state[0], state[1], state[2], state[3]

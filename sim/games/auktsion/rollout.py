@@ -29,7 +29,7 @@ TOO_CONSTRAINED = 3
 MAX_REDRAWS = 100_000
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, error_model="numpy")
 def _sample_hands(R, rng, seat, hand, up_seat, lot_buyer, dealt, pool, need):
     """Fill dealt[t, r], the points of seat t's rank-r cards, for the deal of the
     situation. False if no consistent deal came in MAX_REDRAWS draws."""
@@ -73,7 +73,7 @@ def _sample_hands(R, rng, seat, hand, up_seat, lot_buyer, dealt, pool, need):
     return False
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, error_model="numpy")
 def _rollout(R, leftover, pids, params, seat, call, deal, lot, price, high, passes,
              money0, scores0, lot_buyer, lot_price, hands, o, rngs, scratch_i, out, err,
              no_calls, no_decks):
@@ -123,7 +123,7 @@ def _rollout(R, leftover, pids, params, seat, call, deal, lot, price, high, pass
     _final_scores(R, leftover, scratch_i, 0, score, win, money_end, points)
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, parallel=True, error_model="numpy")
 def rollouts(seed, count, n_blocks, R, leftover, pids, params, seat, hand, up_seat, lot_buyer,
              lot_price, money0, scores0, deal, lot, price, high, passes, calls, score, win, err):
     """Rollouts 0..count-1 of every candidate call in ``calls``: score[r, c], win[r, c]."""
