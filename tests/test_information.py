@@ -150,11 +150,13 @@ def test_observation_changes_with_the_own_hand():
 
 @pytest.mark.parametrize("compiled", [False, True], ids=["py_func", "njit"])
 def test_kernel_asks_each_seat_with_the_public_vector_and_its_own_hand(compiled):
-    """Kernel ``_ceilings``: seat s's ceiling is the same whatever the other seats' rows
-    of ``hands`` hold (they are replaced by junk), and asking changes nothing in the
-    public vector but the seat number. (Policies also get their own rows of the
-    parameter and random-state matrices, ``params[s]`` and ``rngs[1 + s]``.)"""
+    """Kernel ``_ceilings`` (open form) and ``_call`` (a sealed bid): seat s's answer is
+    the same whatever the other seats' rows of ``hands`` hold (they are replaced by
+    junk), and asking changes nothing in the public vector but the seat number.
+    (Policies also get their own rows of the parameter and random-state matrices,
+    ``params[s]`` and ``rngs[1 + s]``.)"""
     ceilings = K._ceilings if compiled else K._ceilings.py_func
+    call = K._call if compiled else K._call.py_func
     m = reference.Match(RULES, ["budget"] * 4, seed=1, index=0)
     m.start_deal(0)
     for rank in range(4):
@@ -167,15 +169,18 @@ def test_kernel_asks_each_seat_with_the_public_vector_and_its_own_hand(compiled)
     pids, params = seats.ids("bid"), seats.params("bid")
     rngs = np.zeros((5, 4), dtype=np.uint64)
 
-    def caps_with(hands):
+    def answers(hands):
         caps, eff, before = np.zeros(52, np.int64), np.zeros(52, np.int64), o.copy()
         ceilings(pids, params, rngs, o, hands, money, caps, eff, 4)
+        o[O.SEALED] = 1
+        sealed = [call(pids, params, rngs, o, hands, s) for s in range(4)]
+        o[O.SEALED] = 0
         assert [i for i in range(O.SIZE) if o[i] != before[i]] in ([], [O.SEAT])
-        return caps[:4]
+        return list(zip(caps[:4], sealed))
 
-    true_caps = caps_with(hands)
-    assert true_caps.any()  # someone bids on this lot: the check below is not vacuous
+    truth = answers(hands)
+    assert any(c > 0 and b > 0 for c, b in truth)  # someone bids: the check is not vacuous
     for seat in range(4):
         junk = np.random.default_rng(seat).integers(1, 10**6, hands.shape).astype(float)
         junk[seat] = hands[seat]
-        assert caps_with(junk)[seat] == true_caps[seat]
+        assert answers(junk)[seat] == truth[seat]
