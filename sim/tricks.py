@@ -252,7 +252,7 @@ def random_card(rng, mask):
     return nth_card(mask, below(rng, count(mask)))
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline='always')
 def draw_card(rng, mask):
     """A uniformly chosen card of a non-empty ``mask``, faster than :func:`random_card`
     for large masks: 6-bit chunks of a 64-bit draw, the first that names a card of the
