@@ -688,8 +688,7 @@ def _bidev_reading(frame: pd.DataFrame, best: str, p_best: float, unit: str,
     """The best candidate, its margin over passing, how sure that is; or that the
     candidates tie (identical outcomes in every rollout). ``by_win``: the frame's
     ``mean`` is the win share of the game. ``noun``: what ``mean`` is the mean of."""
-    actions = frame["action"].astype(str).replace("P", "pass")
-    best = "pass" if best == "P" else best
+    actions = frame["action"].astype(str)
     row = frame[actions == best].iloc[0]
     if by_win:
         return _bidev_win_reading(frame, actions, row, best, p_best)

@@ -347,4 +347,4 @@ def test_a_huge_hand_opposite_known_values_bids_game():
     r = bid_ev("bridge", situation, rollouts=60, seed=2, candidates=["P,4S"],
                strategies=["all=pass"])
     f = r.frame.set_index("action")
-    assert r.best == "4S" and f.loc["P", "diff_hi"] < 0 and f.loc["4S", "mean"] > 500
+    assert r.best == "4S" and f.loc["pass", "diff_hi"] < 0 and f.loc["4S", "mean"] > 500

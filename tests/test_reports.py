@@ -230,10 +230,10 @@ def test_bidev_section_from_a_bid_ev_frame(tmp_path, monkeypatch):
 
 
 def test_bidev_section_names_the_games_outcomes(tmp_path, monkeypatch):
-    """bridge's bid-EV: the score of your side, matchpoints and IMPs columns, P read as
-    passing, and the seats whose hands the calls condition."""
+    """bridge's bid-EV: the score of your side, matchpoints and IMPs columns, the
+    difference to passing, and the seats whose hands the calls condition."""
     def fake_bid_ev(game, situation, *, rollouts, seed, rules, candidates):
-        frame = pd.DataFrame({"action": ["P", "2H"], "mean": [100.0, 140.0],
+        frame = pd.DataFrame({"action": ["pass", "2H"], "mean": [100.0, 140.0],
                               "ci_low": [90.0, 130.0], "ci_high": [110.0, 150.0],
                               "diff_vs_best": [-40.0, 0.0], "diff_lo": [-50.0, 0.0],
                               "diff_hi": [-30.0, 0.0], "p_best": [0.0, 1.0],

@@ -33,7 +33,7 @@ from sim.games.bridge.deal import deal, deal_constrained, plan
 from sim.games.bridge.engine import (NO_DD, NO_ORACLE, NO_PAR, _check_policies, blocks,
                                      illegal_call, imps_vec)
 from sim.games.bridge.rules import SEAT_NAMES, pack
-from sim.games.bridge.situation import Situation, candidates, parse
+from sim.games.bridge.situation import Situation, action_name, candidates, parse
 from sim.rules import Rules
 
 MAX_TRIES = 2_000_000
@@ -285,7 +285,7 @@ def play(rules: Rules, policies, labels: tuple[str, ...], s: Situation, calls: l
     err = np.zeros((len(calls), n, K.ERR_SIZE), dtype=np.int64)
     auctions(np.uint64(seed), s.board - 1, n, blocks(n), pack(rules), hands, _facts(s, n),
              tables, par_ns, oracle, ids, params, forced, n_forced, board_out, err)
-    _check(err, [C.call_text(c) for c in calls], labels)
+    _check(err, [action_name(c) for c in calls], labels)
     if tables is NO_DD:  # now that the contracts are known: only their strains
         tables = solve_strains(hands, _needed_strains(board_out), progress)
     score = np.zeros((n, len(calls)), dtype=np.float64)
@@ -302,7 +302,7 @@ def run_rollouts(rules: Rules, policies, labels: tuple[str, ...], values: dict[s
     _, _, _, score = play(rules, policies, labels, s, calls, seed, n)
     situation = s.to_json()
     situation["calls_tell"] = [SEAT_NAMES[t] for t in calls_tell(s, _policy_arrays(policies)[0])]
-    return ([C.call_text(c) for c in calls], score, matchpoints(score), situation,
+    return ([action_name(c) for c in calls], score, matchpoints(score), situation,
             {"imps": imps_vs_best(score)})
 
 
@@ -323,7 +323,7 @@ def play_rollout(rules: Rules, policies, labels: tuple[str, ...], values: dict[s
     log = np.zeros((1, C.MAX_AUCTION), dtype=np.int8)
     auction_logged(np.uint64(seed), s.board - 1, index, pack(rules), hands, _facts(s, 1),
                    tables, par_ns, oracle, ids, params, _forced(s, [call])[0][0], out, err, log)
-    _check(err[None], [C.call_text(call)], labels)
+    _check(err[None], [action_name(call)], labels)
     if tables is NO_DD:
         tables = solve_strains(hands, _needed_strains(out[None]))
     score = np.zeros((1, 1))

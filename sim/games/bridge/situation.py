@@ -362,6 +362,12 @@ def _yes_no(key: str, value: Any) -> bool:
     raise bad(key, value, "expected yes or no")
 
 
+def action_name(call: int) -> str:
+    """A candidate's name in bid-EV results: ``pass`` as in every game, else the call
+    (``1H``, ``X``, ``XX``)."""
+    return "pass" if call == C.PASS else C.call_text(call)
+
+
 def candidates(s: Situation, given: list[str] | None) -> list[int]:
     """Candidate calls: ``given`` (each legal now), or pass, X/XX where legal and the
     cheapest legal bid in each strain."""
