@@ -52,6 +52,13 @@ class BidEV:
     outcomes: dict[str, str] = field(default_factory=lambda: {"score": "match score",
                                                               "win": "win share"})
 
+    def points_told(self) -> list[tuple[int, int]]:
+        """(seat, hand points) of the other seats whose coins tell their hand points
+        (auktsion, A3): the rollouts deal them only hands of those points."""
+        points = self.situation.get("hand_points") or []
+        return [(t, p) for t, p in enumerate(points)
+                if p is not None and t != self.situation.get("seat")]
+
     def to_json(self) -> dict[str, Any]:
         return {"game": self.game, "situation": self.situation, "metric": self.metric,
                 "outcomes": self.outcomes,

@@ -293,7 +293,7 @@ def bench_bidev(quick: bool) -> list[Row]:
     """auktsion bid-EV end to end: 8 candidate bids x 20,000 rollouts each (all threads)."""
     from analysis.bidev import bid_ev
 
-    situation = {"hand": "AH KH QH JH 7D 7S 5C 4C 3C 2C 9D TS 8H", "money": "38,40,35,41",
+    situation = {"hand": "AH KH QH JH 7D 7S 5C 4C 3C 2C 9D TS 8H", "money": "36,38,37,39",
                  "lot": "7", "price": "3", "high_bidder": "3"}
     rollouts = 2_000 if quick else 20_000
     bid_ev(GAME, situation, rollouts=50, candidates=["4..11"])  # compile / load the cache

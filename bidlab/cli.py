@@ -145,10 +145,10 @@ def build_parser() -> argparse.ArgumentParser:
                     "the best action and the probability that it is best.",
         epilog="examples:\n"
                "  bidlab bid-ev auktsion --hand 'AH KH QH JH 7D 7S 5C 4C 3C 2C 9D TS 8H' \\\n"
-               "      --state money=38,40,35,41 --state lot=7 --state price=3 "
+               "      --state money=36,38,37,39 --state lot=7 --state price=3 "
                "--state high_bidder=3\n"
-               "  bidlab bid-ev auktsion --hand '...' --state money=20,20,20,20 --state lot=A "
-               "--candidates pass,5..12 --rollouts 50000\n"
+               "  bidlab bid-ev auktsion --hand '...' --state money=20,20,20,20 --state deal=3 "
+               "--state lot=A \\\n      --candidates pass,5..12 --rollouts 50000\n"
                "  bidlab bid-ev pitch --hand 'AH KH 7H 2H 9C 3D' --seat 2 --state dealer=3 "
                "--state bids=pass,2 --state scores=3,5,0,6\n"
                "  bidlab bid-ev bridge --hand S=KQ52.AJ3.742.Q87 --state board=1 "
@@ -443,6 +443,10 @@ def cmd_bid_ev(args) -> None:
     if tell:
         print(f"hidden hands of {', '.join(tell)} dealt to make their calls so far as their "
               f"strategy bids them (--state infer=no: from hcp/shape alone)")
+    told = result.points_told()
+    if told:
+        print(f"hidden hands dealt with the points their coins tell (A3): "
+              f"{', '.join(f'seat {s} {p}' for s, p in told)} (--state infer=no: at random)")
     print()
     _print_table(shown)
     print(f"\nbest: {result.best} (probability it is best: {result.p_best:.2f})")

@@ -629,9 +629,11 @@ def bidev_section(ctx: Context) -> Section:
         s.add(_h4(sit.title))
         outcomes = getattr(res, "outcomes", {})
         tell = getattr(res, "situation", {}).get("calls_tell")
+        told = res.points_told() if hasattr(res, "points_told") else []
         s.text(" ".join(filter(None, [sit.question, tell and (
             f"The hidden hands of {W.join(tell)} are dealt only where "
-            f"{ctx.default_label} makes the calls they made.")])))
+            f"{ctx.default_label} makes the calls they made."), told and (
+            "The hidden hands are dealt only with the points their coins tell (A3).")])))
         by_win = getattr(res, "metric", "score") == "win"
         noun = outcomes.get("score", "match score")
         s.reading(W.sentence(_bidev_reading(frame, str(res.best), res.p_best,

@@ -24,6 +24,15 @@ def whole(key: str, value: Any, lo: int, hi: int) -> int:
     return v
 
 
+def yes_no(key: str, value: Any) -> bool:
+    text = str(value).strip().lower()
+    if text in ("yes", "y", "true", "1", "on"):
+        return True
+    if text in ("no", "n", "false", "0", "off"):
+        return False
+    raise bad(key, value, "expected yes or no")
+
+
 def per_seat(key: str, value: Any, n: int, lo: int, hi: int) -> list[int]:
     """``n`` comma-separated whole numbers in ``lo..hi``, one per seat."""
     parts = value.split(",") if isinstance(value, str) else list(value)

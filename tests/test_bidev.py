@@ -7,7 +7,9 @@ from analysis.bidev import bid_ev, summarize
 from sim.errors import BidlabError
 
 HAND = "AH KH QH JH 7D 7S 5C 4C 3C 2C 9D TS 8H"
-BASE = {"hand": HAND, "money": "38,40,35,41", "lot": "7", "price": "3", "high_bidder": "3"}
+# Deal 0, lots 2-6 unsold: every seat still holds its starting coins, 70 minus its hand
+# points (A3): yours 34, the others 32, 33 and 31 (130 in all).
+BASE = {"hand": HAND, "money": "36,38,37,39", "lot": "7", "price": "3", "high_bidder": "3"}
 
 
 def test_result_shape_and_reproducibility(threads):
@@ -48,7 +50,8 @@ def test_common_random_numbers_make_differences_sharp():
 def test_sold_lots_constrain_the_hidden_cards():
     """Seat 2 bought the twos and laid 2D 2S face up, so the unseen 2H never goes to it;
     seat 0 bought the threes holding none. The rollouts run and echo the situation."""
-    s = dict(BASE, sold="2:2:5:2D 2S;3:0:4", price="0", passes="0", seat="1", lot="7")
+    s = dict(BASE, sold="2:2:5:2D 2S;3:0:4", price="0", passes="0", seat="1", lot="7",
+             infer="no")
     s.pop("high_bidder")
     r = bid_ev("auktsion", s, rollouts=200, seed=1)
     assert r.situation["sold"]["2"] == {"buyer": 2, "price": 5, "cards": ["2D", "2S"]}
@@ -61,7 +64,7 @@ def test_sold_lots_constrain_the_hidden_cards():
     ({"money": "1,2,3"}, "one per seat"),
     ({"lot": "Z"}, "expected a rank"),
     ({"high_bidder": "2"}, "it is not seat 0's turn"),
-    ({"price": "50"}, "has only 41 coins"),
+    ({"price": "50"}, "has only 39 coins"),
     ({"colour": "red"}, "unknown auktsion situation key 'colour'"),
 ])
 def test_bad_situations_say_what_is_wrong(change, message):
@@ -70,7 +73,7 @@ def test_bad_situations_say_what_is_wrong(change, message):
 
 
 def test_illegal_candidate_names_the_legal_range():
-    with pytest.raises(BidlabError, match=r"legal bids are 4..38"):
+    with pytest.raises(BidlabError, match=r"legal bids are 4..36"):
         bid_ev("auktsion", BASE, rollouts=10, candidates=["2"])
 
 
@@ -94,7 +97,8 @@ def test_sampled_hands_respect_face_up_cards_and_hand_sizes():
     from sim.rng import seed_stream
 
     rules = make({})
-    s = parse(rules, dict(BASE, sold="2:2:5:2D 2S;3:0:4", price="0", passes="0", seat="1"))
+    s = parse(rules, dict(BASE, sold="2:2:5:2D 2S;3:0:4", price="0", passes="0", seat="1",
+                          infer="no"))
     R, _ = pack(rules)
     buyer, _, up = face_up_arrays(s)
     up_seat = np.where(up == 1, buyer[np.arange(52) % 13], -1).astype(np.int64)
@@ -105,7 +109,8 @@ def test_sampled_hands_respect_face_up_cards_and_hand_sizes():
     heart_two_holders = set()
     for r in range(200):
         seed_stream(rng, 9, r, 0)
-        assert _sample_hands(R, rng, 1, hand, up_seat, buyer, value, np.empty(52, np.int64),
+        assert _sample_hands(R, rng, 1, hand, up_seat, buyer, np.zeros(4, np.int64),
+                             np.full(4, 10**9), value, np.empty(52, np.int64),
                              np.empty(4, np.int64))
         assert value.sum() == 130 and value[2, 0] == 5 and value[0, 1] == 0
         mine = np.zeros(13, np.int64)
@@ -114,6 +119,81 @@ def test_sampled_hands_respect_face_up_cards_and_hand_sizes():
         assert (value[1] == mine).all()
         heart_two_holders |= {t for t in (0, 3) if value[t, 0] == 4}
     assert heart_two_holders == {0, 3}  # the unseen 2H goes to either eligible seat
+
+
+def sampled_points(situation: dict, rollouts: int = 300, rules: dict | None = None
+                   ) -> np.ndarray:
+    """Hand points per rollout and seat, as the bid-EV sampler deals them."""
+    from sim.games.auktsion.rollout import _sample_hands
+    from sim.games.auktsion.rules import make, pack
+    from sim.games.auktsion.situation import face_up_arrays, parse
+    from sim.rng import seed_stream
+
+    rules = make(rules or {})
+    s = parse(rules, situation)
+    R, _ = pack(rules)
+    buyer, _, up = face_up_arrays(s)
+    up_seat = np.where(up == 1, buyer[np.arange(52) % 13], -1).astype(np.int64)
+    hand = np.zeros(52, np.int64)
+    hand[s.hand] = 1
+    bounds = np.array(s.points or [(0, 10**9)] * 4, np.int64)
+    rng, value = np.empty(4, np.uint64), np.zeros((4, 13), np.int64)
+    out = []
+    for r in range(rollouts):
+        seed_stream(rng, 9, r, 0)
+        assert _sample_hands(R, rng, s.seat, hand, up_seat, buyer, bounds[:, 0].copy(),
+                             bounds[:, 1].copy(), value, np.empty(52, np.int64),
+                             np.empty(4, np.int64))
+        out.append(value.sum(axis=1))
+    return np.array(out)
+
+
+def test_A3_coins_tell_the_hidden_hands_points():
+    """A3: in the first deal a seat's coins plus what it spent are 70 minus its hand
+    points, so the rollouts deal the other seats only hands of those points; with
+    infer=no they are dealt at random."""
+    told = sampled_points(BASE)
+    assert (told == [34, 32, 33, 31]).all()
+    free = sampled_points(dict(BASE, infer="no"))
+    assert (free[:, 0] == 34).all() and (free.sum(axis=1) == 130).all()
+    assert len(set(free[:, 1])) > 5
+    # Purchases this deal count: seat 2 spent 5 on the twos (2D 2S face up), so its 33
+    # coins say 70 - 38 = 32 points, the twos' 5 among them.
+    sold = dict(BASE, money="36,38,33,38", sold="2:2:5:2D 2S", price="0", passes="1")
+    sold.pop("high_bidder")
+    assert (sampled_points(sold) == [34, 32, 32, 32]).all()
+
+
+def test_A3_a_seat_without_coins_holds_at_least_start_money_points():
+    """start_money 30: no coins means 30 points or more (A3), and the JSON says the
+    points are not told; the deck's 130 points then leave seat 1 exactly 40."""
+    s = dict(BASE, money="0,0,3,1", price="0", passes="3")
+    s.pop("high_bidder")
+    points = sampled_points(s, 100, {"start_money": 30})
+    assert (points == [34, 40, 27, 29]).all()
+    r = bid_ev("auktsion", s, rollouts=20, rules={"start_money": 30})
+    assert r.situation["hand_points"] == [None, None, 27, 29]
+
+
+def test_the_told_hand_points_are_in_the_result():
+    r = bid_ev("auktsion", BASE, rollouts=50, seed=1)
+    assert r.situation["hand_points"] == [34, 32, 33, 31]
+    r = bid_ev("auktsion", dict(BASE, infer="no"), rollouts=50, seed=1)
+    assert r.situation["hand_points"] is None
+    # After the first deal the coins carried over hide the points (A14): nothing told.
+    assert bid_ev("auktsion", dict(BASE, deal="1", money="1,2,3,4"), rollouts=20,
+                  seed=1).situation["hand_points"] is None
+
+
+@pytest.mark.parametrize("money,message", [
+    ("38,40,35,41", r"your hand has 34 points, but seat 0's coins say 32 \(A3"),
+    ("36,38,37,40", r"the coins say the hands hold 129 points in all, but the deck holds 130"),
+    ("36,71,37,39", r"seat 1 has 71 coins .* more than start_money 70"),
+])
+def test_A3_coins_no_deal_explains_are_an_error(money, message):
+    with pytest.raises(BidlabError, match=message + ".*infer=no"):
+        bid_ev("auktsion", dict(BASE, money=money), rollouts=10)
+    bid_ev("auktsion", dict(BASE, money=money, infer="no"), rollouts=10)  # taken as given
 
 
 def test_tied_candidates_share_the_probability_of_being_best():

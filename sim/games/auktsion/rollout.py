@@ -8,8 +8,9 @@ likely). Then the candidate call is made and the policies play the rest of the m
 Every candidate starts rollout ``r`` from the same random streams ``(seed, r,
 stream)``: common random numbers.
 
-Not conditioned on: the hand points that money revealed at the start of the first deal
-(A3).
+Where money tells a seat's hand points (A3: coins = start_money - hand points, at the
+start of the first deal, or of every deal without carry_money), the seat is dealt only
+hands of those points (``situation.py``, key ``infer``).
 """
 
 from __future__ import annotations
@@ -30,9 +31,11 @@ MAX_REDRAWS = 100_000
 
 
 @njit(cache=True, _nrt=False, error_model="numpy")
-def _sample_hands(R, rng, seat, hand, up_seat, lot_buyer, dealt, pool, need):
+def _sample_hands(R, rng, seat, hand, up_seat, lot_buyer, points_lo, points_hi, dealt, pool,
+                  need):
     """Fill dealt[t, r], the points of seat t's rank-r cards, for the deal of the
-    situation. False if no consistent deal came in MAX_REDRAWS draws."""
+    situation: every seat's hand points within ``points_lo[t]..points_hi[t]``. False if
+    no consistent deal came in MAX_REDRAWS draws."""
     n = R[R_PLAYERS]
     first = R[R_FIRST_RANK]
     per = (52 - 4 * first) // n
@@ -59,10 +62,15 @@ def _sample_hands(R, rng, seat, hand, up_seat, lot_buyer, dealt, pool, need):
         k = 0
         consistent = True
         for t in range(n):
+            points = 0
+            for r in range(13):
+                points += dealt[t, r]
             for _j in range(need[t]):
                 if lot_buyer[pool[k] % 13] == t:
                     consistent = False
+                points += R[R_SUIT_POINTS + pool[k] // 13]
                 k += 1
+            consistent &= points_lo[t] <= points <= points_hi[t]
         if consistent:
             k = 0
             for t in range(n):
@@ -125,7 +133,8 @@ def _rollout(R, leftover, pids, params, seat, call, deal, lot, price, high, pass
 
 @njit(cache=True, parallel=True, error_model="numpy")
 def rollouts(seed, count, n_blocks, R, leftover, pids, params, seat, hand, up_seat, lot_buyer,
-             lot_price, money0, scores0, deal, lot, price, high, passes, calls, score, win, err):
+             lot_price, points_lo, points_hi, money0, scores0, deal, lot, price, high, passes,
+             calls, score, win, err):
     """Rollouts 0..count-1 of every candidate call in ``calls``: score[r, c], win[r, c]."""
     n = R[R_PLAYERS]
     for b in prange(n_blocks):
@@ -145,8 +154,8 @@ def rollouts(seed, count, n_blocks, R, leftover, pids, params, seat, hand, up_se
         err1 = np.zeros((1, err.shape[1]), dtype=np.int64)
         for m in range(b * count // n_blocks, (b + 1) * count // n_blocks):
             seed_stream(rngs[DEAL_STREAM], seed, m, DEAL_STREAM)
-            if not _sample_hands(R, rngs[DEAL_STREAM], seat, hand, up_seat, lot_buyer, dealt,
-                                 pool, need):
+            if not _sample_hands(R, rngs[DEAL_STREAM], seat, hand, up_seat, lot_buyer,
+                                 points_lo, points_hi, dealt, pool, need):
                 err[m, ERR_CODE] = TOO_CONSTRAINED
                 continue
             for j in range(4):

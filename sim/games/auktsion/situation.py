@@ -4,7 +4,7 @@ Keys (values as strings from the command line, or Python values):
 
 ``seat``        your seat (default 0); it must be your turn to call
 ``hand``        the cards you were dealt this deal, e.g. ``"AH KH 7D 7S 2C ..."``
-``money``       everyone's coins now, one per seat, e.g. ``"38,40,35,41"``
+``money``       everyone's coins now, one per seat, e.g. ``"36,38,37,39"``
 ``lot``         the rank on offer now: ``2``..``9``, ``T``, ``J``, ``Q``, ``K``, ``A``
 ``price``       the current price (default 0: no bid yet in this lot)
 ``high_bidder`` the seat of the last bid (required when ``price`` > 0)
@@ -15,6 +15,11 @@ Keys (values as strings from the command line, or Python values):
                 separated by ``;`` (the cards another buyer laid face up, e.g.
                 ``5:2:7:5H 5S``; yours come from your hand). Earlier lots not listed
                 went unsold.
+``infer``       ``yes`` (default): where coins tell hand points (A3: at the start of
+                the first deal, or of every deal without carry_money, a seat's coins
+                plus what it spent this deal are start_money minus its hand points),
+                the other seats are dealt only hands of those points, and money that
+                no deal explains is an error; ``no``: deal them at random
 """
 
 from __future__ import annotations
@@ -26,11 +31,11 @@ import numpy as np
 
 from sim.cards import RANKS, format_card, parse_cards
 from sim.errors import BidlabError
-from sim.situation import bad, own_hand, per_seat, whole
+from sim.situation import bad, own_hand, per_seat, whole, yes_no
 from sim.rules import Rules
 
 KEYS = ("seat", "hand", "money", "lot", "price", "high_bidder", "passes", "deal", "scores",
-        "sold")
+        "sold", "infer")
 HELP = __doc__.split("\n\n", 1)[1]
 
 
@@ -47,6 +52,8 @@ class Situation:
     scores: list[int]
     sold: dict[int, tuple[int, int, list[int]]] = field(default_factory=dict)
     """rank -> (buyer, price, cards laid face up)"""
+    points: list[tuple[int, int]] | None = None
+    """per seat, the least and most hand points its coins allow; None: not inferred"""
 
     def to_json(self) -> dict[str, Any]:
         return {"seat": self.seat, "hand": [format_card(c) for c in self.hand],
@@ -54,7 +61,10 @@ class Situation:
                 "high_bidder": self.high_bidder if self.price > 0 else None,
                 "passes": self.passes, "deal": self.deal, "scores": self.scores,
                 "sold": {RANKS[r]: {"buyer": b, "price": p, "cards": [format_card(c) for c in cs]}
-                         for r, (b, p, cs) in sorted(self.sold.items())}}
+                         for r, (b, p, cs) in sorted(self.sold.items())},
+                # hand points the coins tell (null: at least start_money, or not inferred)
+                "hand_points": self.points and [lo if lo == hi else None
+                                                for lo, hi in self.points]}
 
 
 
@@ -119,7 +129,43 @@ def parse(rules: Rules, values: dict[str, Any]) -> Situation:
     if high >= 0 and (high + 1 + passes) % n != seat:
         raise BidlabError(f"it is not seat {seat}'s turn: after the bid of seat {high} and "
                           f"{passes} pass(es) it is seat {(high + 1 + passes) % n}'s turn")
-    return Situation(seat, hand, money, lot, price, high, passes, deal, scores, sold)
+    situation = Situation(seat, hand, money, lot, price, high, passes, deal, scores, sold)
+    if yes_no("infer", values.get("infer", "yes")) and (deal == 0 or not rules.carry_money):
+        situation.points = _points_from_money(rules, situation)
+    return situation
+
+
+def _points_from_money(rules: Rules, s: Situation) -> list[tuple[int, int]]:
+    """Per seat, the least and most hand points its coins allow (A3): coins now plus
+    what it spent this deal are max(0, start_money - hand points). Checks that your hand
+    and the deck agree with them."""
+    h, d, sp, c = rules.suit_points
+    suit_points = (c, d, h, sp)  # in card suit order
+    first = 1 if rules.players == 3 else 0
+    deck = (13 - first) * sum(suit_points)
+    start = rules.start_money
+    fix = "fix money= or sold=, or set infer=no to deal the hidden hands at random"
+    bounds = []
+    for t, coins in enumerate(s.money):
+        at_start = coins + sum(p for b, p, _ in s.sold.values() if b == t)
+        if at_start > start:
+            raise BidlabError(f"seat {t} has {coins} coins and spent {at_start - coins} in "
+                              f"this deal: {at_start} at its start, more than start_money "
+                              f"{start} (A3); {fix}")
+        bounds.append((start - at_start, start - at_start) if at_start else (start, deck))
+    mine = sum(suit_points[card // 13] for card in s.hand)
+    lo, hi = bounds[s.seat]
+    if not lo <= mine <= hi:
+        told = f"{lo}" if lo == hi else f"at least {lo}"
+        raise BidlabError(f"your hand has {mine} points, but seat {s.seat}'s coins say "
+                          f"{told} (A3: coins at the start of the deal are start_money "
+                          f"{start} minus hand points); {fix}")
+    least, most = sum(b[0] for b in bounds), sum(b[1] for b in bounds)
+    if not least <= deck <= most:
+        told = f"{least}" if least == most else f"{least}..{most}"
+        raise BidlabError(f"the coins say the hands hold {told} points in all, but the deck "
+                          f"holds {deck} (A2, A3); {fix}")
+    return bounds
 
 
 def _parse_sold(text: Any, n: int, seat: int, hand: list[int], lot: int, first: int
@@ -204,16 +250,19 @@ def run_rollouts(rules: Rules, policies, labels: tuple[str, ...], values: dict[s
     hand[s.hand] = 1
     buyer, price, up = face_up_arrays(s)
     up_seat = np.where(up == 1, buyer[np.arange(52) % 13], -1).astype(np.int64)
+    points = np.array(s.points or [(0, 10**9)] * rules.players, np.int64)
     score = np.zeros((n, len(calls)))
     win = np.zeros((n, len(calls)))
     err = np.zeros((n, K.ERR_SIZE), np.int64)
     rollouts(np.uint64(seed), n, min(n, 4 * numba.get_num_threads()), R, leftover, pids, params,
-             s.seat, hand, up_seat, buyer, price, np.array(s.money, np.int64),
-             np.array(s.scores, np.int64), s.deal, s.lot, s.price, s.high_bidder, s.passes,
-             calls, score, win, err)
+             s.seat, hand, up_seat, buyer, price, points[:, 0].copy(), points[:, 1].copy(),
+             np.array(s.money, np.int64), np.array(s.scores, np.int64), s.deal, s.lot, s.price,
+             s.high_bidder, s.passes, calls, score, win, err)
     if (err[:, K.ERR_CODE] == TOO_CONSTRAINED).any():
         raise BidlabError("no deal of the unseen cards is consistent with the situation "
-                          "(check sold= and the face-up cards)")
+                          "(check sold= and the face-up cards"
+                          + ("; the hand points the coins tell may be out of reach: check "
+                             "money=, or set infer=no)" if s.points else ")"))
     from sim.games.auktsion.engine import _check
     _check(err, 0, labels)
     return [action_name(int(c)) for c in calls], score, win, s.to_json()

@@ -56,7 +56,7 @@ from sim.games.bridge.deal import SUIT_LETTERS, Constraints, _range
 from sim.games.bridge.pbn import format_hand, parse_hand
 from sim.games.bridge.rules import BOARD_VUL, SEAT_NAMES, VUL_NAMES
 from sim.rules import Rules
-from sim.situation import bad, whole
+from sim.situation import bad, whole, yes_no
 
 KEYS = ("hand", "seat", "board", "dealer", "vul", "calls", "auction", "hcp", "shape", "known",
         "infer")
@@ -350,16 +350,7 @@ def parse(rules: Rules, values: dict[str, Any]) -> Situation:
     calls = parse_calls(key, values.get(key, ""))
     seat, dealer, vul = _board_facts(rules, values, seat, len(calls))
     return Situation(seat, hand, dealer, vul, calls, _constraints(values, seat, hand),
-                     _yes_no("infer", values.get("infer", "yes")))
-
-
-def _yes_no(key: str, value: Any) -> bool:
-    text = str(value).strip().lower()
-    if text in ("yes", "y", "true", "1", "on"):
-        return True
-    if text in ("no", "n", "false", "0", "off"):
-        return False
-    raise bad(key, value, "expected yes or no")
+                     yes_no("infer", values.get("infer", "yes")))
 
 
 def action_name(call: int) -> str:
