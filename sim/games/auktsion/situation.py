@@ -31,8 +31,9 @@ import numpy as np
 
 from sim.cards import RANKS, format_card, parse_cards
 from sim.errors import BidlabError
-from sim.situation import bad, own_hand, per_seat, whole, yes_no
+from sim.games.auktsion.rules import R_FIRST_RANK, R_SUIT_POINTS, pack
 from sim.rules import Rules
+from sim.situation import bad, own_hand, per_seat, whole, yes_no
 
 KEYS = ("seat", "hand", "money", "lot", "price", "high_bidder", "passes", "deal", "scores",
         "sold", "infer")
@@ -139,10 +140,9 @@ def _points_from_money(rules: Rules, s: Situation) -> list[tuple[int, int]]:
     """Per seat, the least and most hand points its coins allow (A3): coins now plus
     what it spent this deal are max(0, start_money - hand points). Checks that your hand
     and the deck agree with them."""
-    h, d, sp, c = rules.suit_points
-    suit_points = (c, d, h, sp)  # in card suit order
-    first = 1 if rules.players == 3 else 0
-    deck = (13 - first) * sum(suit_points)
+    R, _ = pack(rules)
+    suit_points = R[R_SUIT_POINTS:R_SUIT_POINTS + 4]  # in card suit order
+    deck = int((13 - R[R_FIRST_RANK]) * suit_points.sum())
     start = rules.start_money
     fix = "fix money= or sold=, or set infer=no to deal the hidden hands at random"
     bounds = []
@@ -153,7 +153,7 @@ def _points_from_money(rules: Rules, s: Situation) -> list[tuple[int, int]]:
                               f"this deal: {at_start} at its start, more than start_money "
                               f"{start} (A3); {fix}")
         bounds.append((start - at_start, start - at_start) if at_start else (start, deck))
-    mine = sum(suit_points[card // 13] for card in s.hand)
+    mine = int(sum(suit_points[card // 13] for card in s.hand))
     lo, hi = bounds[s.seat]
     if not lo <= mine <= hi:
         told = f"{lo}" if lo == hi else f"at least {lo}"
@@ -240,7 +240,6 @@ def run_rollouts(rules: Rules, policies, labels: tuple[str, ...], values: dict[s
 
     from sim.games.auktsion import kernel as K
     from sim.games.auktsion.rollout import TOO_CONSTRAINED, rollouts
-    from sim.games.auktsion.rules import pack
 
     s = parse(rules, values)
     calls = np.array(candidates(rules, s, given), np.int64)
