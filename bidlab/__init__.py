@@ -7,7 +7,9 @@
 >>> bidlab.trace("auktsion", seed=1, index=7)   # the hand history of match 7
 >>> bidlab.compare("auktsion", ["carry_money=false"], 50_000).frame
 >>> bidlab.optimize("fpsb", "linear", rules={"players": 4}, self_play=5).params
->>> bidlab.bid_ev("auktsion", {"hand": "...", "money": "36,38,37,39", "lot": "7"}).frame
+>>> bidlab.bid_ev("auktsion", {"hand": "AH KH QH JH 7D 7S 5C 4C 3C 2C 9D TS 8H",
+...                             "money": "36,38,37,39", "lot": "7", "price": 3,
+...                             "high_bidder": 3}).frame
 """
 
 from bidlab.api import (BidEV, Comparison, Optimization, Simulation, bid_ev, compare, games,
