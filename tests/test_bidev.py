@@ -88,64 +88,48 @@ def test_summarize_probability_of_best():
     assert 0.0 < frame["p_best"].min() and frame["p_best"].sum() == pytest.approx(1.0)
 
 
-def test_sampled_hands_respect_face_up_cards_and_hand_sizes():
-    """A12: a buyer laid every card of the rank face up, so the sampler never gives it
-    another; the asking seat's hand is fixed; every other seat gets a full hand."""
+def sampled_hands(situation: dict, rollouts: int, rules: dict | None = None):
+    """The situation, and per rollout the points of each seat's cards of each rank
+    (seat x rank), as the bid-EV sampler deals them."""
     from sim.games.auktsion.rollout import _sample_hands
     from sim.games.auktsion.rules import make, pack
-    from sim.games.auktsion.situation import face_up_arrays, parse
-    from sim.rng import seed_stream
-
-    rules = make({})
-    s = parse(rules, dict(BASE, sold="2:2:5:2D 2S;3:0:4", price="0", passes="0", seat="1",
-                          infer="no"))
-    R, _ = pack(rules)
-    buyer, _, up = face_up_arrays(s)
-    up_seat = np.where(up == 1, buyer[np.arange(52) % 13], -1).astype(np.int64)
-    hand = np.zeros(52, np.int64)
-    hand[s.hand] = 1
-    rng = np.empty(4, np.uint64)
-    value = np.zeros((4, 13), np.int64)
-    heart_two_holders = set()
-    for r in range(200):
-        seed_stream(rng, 9, r, 0)
-        assert _sample_hands(R, rng, 1, hand, up_seat, buyer, np.zeros(4, np.int64),
-                             np.full(4, 10**9), value, np.empty(52, np.int64),
-                             np.empty(4, np.int64))
-        assert value.sum() == 130 and value[2, 0] == 5 and value[0, 1] == 0
-        mine = np.zeros(13, np.int64)
-        for c in s.hand:
-            mine[c % 13] += (1, 3, 4, 2)[c // 13]
-        assert (value[1] == mine).all()
-        heart_two_holders |= {t for t in (0, 3) if value[t, 0] == 4}
-    assert heart_two_holders == {0, 3}  # the unseen 2H goes to either eligible seat
-
-
-def sampled_points(situation: dict, rollouts: int = 300, rules: dict | None = None
-                   ) -> np.ndarray:
-    """Hand points per rollout and seat, as the bid-EV sampler deals them."""
-    from sim.games.auktsion.rollout import _sample_hands
-    from sim.games.auktsion.rules import make, pack
-    from sim.games.auktsion.situation import face_up_arrays, parse
+    from sim.games.auktsion.situation import parse, sampler_arrays
     from sim.rng import seed_stream
 
     rules = make(rules or {})
     s = parse(rules, situation)
     R, _ = pack(rules)
-    buyer, _, up = face_up_arrays(s)
-    up_seat = np.where(up == 1, buyer[np.arange(52) % 13], -1).astype(np.int64)
-    hand = np.zeros(52, np.int64)
-    hand[s.hand] = 1
-    bounds = np.array(s.points or [(0, 10**9)] * 4, np.int64)
+    hand, up_seat, buyer, _, points_lo, points_hi = sampler_arrays(s, rules.players)
     rng, value = np.empty(4, np.uint64), np.zeros((4, 13), np.int64)
     out = []
     for r in range(rollouts):
         seed_stream(rng, 9, r, 0)
-        assert _sample_hands(R, rng, s.seat, hand, up_seat, buyer, bounds[:, 0].copy(),
-                             bounds[:, 1].copy(), value, np.empty(52, np.int64),
-                             np.empty(4, np.int64))
-        out.append(value.sum(axis=1))
-    return np.array(out)
+        assert _sample_hands(R, rng, s.seat, hand, up_seat, buyer, points_lo, points_hi,
+                             value, np.empty(52, np.int64), np.empty(4, np.int64))
+        out.append(value.copy())
+    return s, np.array(out)
+
+
+def sampled_points(situation: dict, rollouts: int = 300, rules: dict | None = None
+                   ) -> np.ndarray:
+    """Hand points per rollout and seat."""
+    return sampled_hands(situation, rollouts, rules)[1].sum(axis=2)
+
+
+def test_sampled_hands_respect_face_up_cards_and_hand_sizes():
+    """A12: a buyer laid every card of the rank face up, so the sampler never gives it
+    another; the asking seat's hand is fixed; every other seat gets a full hand."""
+    s, dealt = sampled_hands(dict(BASE, sold="2:2:5:2D 2S;3:0:4", price="0", passes="0",
+                                  seat="1", infer="no"), 200)
+    mine = np.zeros(13, np.int64)
+    for c in s.hand:
+        mine[c % 13] += (1, 3, 4, 2)[c // 13]
+    heart_two_holders = set()
+    for value in dealt:
+        assert value.sum() == 130 and value[2, 0] == 5 and value[0, 1] == 0
+        assert (value[1] == mine).all()
+        heart_two_holders |= {t for t in (0, 3) if value[t, 0] == 4}
+    assert heart_two_holders == {0, 3}  # the unseen 2H goes to either eligible seat
 
 
 def test_A3_coins_tell_the_hidden_hands_points():

@@ -221,16 +221,20 @@ def action_name(call: int) -> str:
     return "pass" if call < 0 else f"bid {call}"
 
 
-def face_up_arrays(s: Situation) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Per rank (13): buyer (-1 unsold/not yet), price, and a 52-long mask of face-up cards."""
+def sampler_arrays(s: Situation, players: int) -> tuple[np.ndarray, ...]:
+    """What ``rollout._sample_hands`` reads: your cards (a 52-long mask); per card, the
+    seat that laid it face up (-1: none); per rank, its buyer (-1: unsold or to come) and
+    price; per seat, the least and most hand points (any number where not inferred)."""
+    hand = np.zeros(52, np.int64)
+    hand[s.hand] = 1
     buyer = np.full(13, -1, np.int64)
     price = np.zeros(13, np.int64)
-    up = np.zeros(52, np.int64)
+    up_seat = np.full(52, -1, np.int64)
     for r, (b, p, cards) in s.sold.items():
         buyer[r], price[r] = b, p
-        for c in cards:
-            up[c] = 1
-    return buyer, price, up
+        up_seat[cards] = b
+    points = np.array(s.points or [(0, 10**9)] * players, np.int64)
+    return hand, up_seat, buyer, price, points[:, 0].copy(), points[:, 1].copy()
 
 
 def run_rollouts(rules: Rules, policies, labels: tuple[str, ...], values: dict[str, Any],
@@ -245,16 +249,12 @@ def run_rollouts(rules: Rules, policies, labels: tuple[str, ...], values: dict[s
     calls = np.array(candidates(rules, s, given), np.int64)
     R, leftover = pack(rules)
     pids, params = policies["bid"]
-    hand = np.zeros(52, np.int64)
-    hand[s.hand] = 1
-    buyer, price, up = face_up_arrays(s)
-    up_seat = np.where(up == 1, buyer[np.arange(52) % 13], -1).astype(np.int64)
-    points = np.array(s.points or [(0, 10**9)] * rules.players, np.int64)
+    hand, up_seat, buyer, price, points_lo, points_hi = sampler_arrays(s, rules.players)
     score = np.zeros((n, len(calls)))
     win = np.zeros((n, len(calls)))
     err = np.zeros((n, K.ERR_SIZE), np.int64)
     rollouts(np.uint64(seed), n, min(n, 4 * numba.get_num_threads()), R, leftover, pids, params,
-             s.seat, hand, up_seat, buyer, price, points[:, 0].copy(), points[:, 1].copy(),
+             s.seat, hand, up_seat, buyer, price, points_lo, points_hi,
              np.array(s.money, np.int64), np.array(s.scores, np.int64), s.deal, s.lot, s.price,
              s.high_bidder, s.passes, calls, score, win, err)
     if (err[:, K.ERR_CODE] == TOO_CONSTRAINED).any():
