@@ -1,0 +1,33 @@
+"""Play does not change by accident: the digests of every output table and trace of a
+fixed set of runs (every game, several rule sets and strategy mixes, 1 and 2 threads)
+equal the recorded ones (``tests/golden/play_hash.py`` says how to re-record them when
+play changes on purpose, and the commit that does so says why)."""
+
+import importlib.util
+import json
+from pathlib import Path
+
+import pytest
+
+from sim.games.bridge import dd as DD
+
+SCRIPT = Path(__file__).parent / "golden" / "play_hash.py"
+
+
+@pytest.fixture(autouse=True)
+def dd_cache(tmp_path, monkeypatch):
+    monkeypatch.setenv("BIDLAB_DD_CACHE", str(tmp_path / "dd.sqlite"))
+    DD.set_solve_limit(0)  # every board comes from the fixture
+    yield
+    DD.set_solve_limit(None)
+
+
+def test_every_recorded_run_plays_exactly_as_recorded():
+    spec = importlib.util.spec_from_file_location("play_hash", SCRIPT)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    recorded = json.loads(module.GOLDEN.read_text())
+    found = module.digests()
+    assert sorted(found) == sorted(recorded)
+    changed = sorted(k for k in found if found[k] != recorded[k])
+    assert not changed, f"play changed in {len(changed)} of {len(found)} digests: {changed[:5]}"
