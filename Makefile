@@ -21,6 +21,7 @@ demo: $(STAMP)
 
 test: $(STAMP)
 	-@sh tests/install_chromium.sh
+	$(BIN)/ruff check .
 	$(BIN)/python -m pytest -q
 
 test-slow: $(STAMP)

@@ -69,7 +69,7 @@ class SeatSummary:
         self.metrics = metrics
         self.groups: dict[tuple[str, str], np.ndarray] = {}
         for label in dict.fromkeys(labels):
-            seats = np.array([s for s, l in enumerate(labels) if l == label])
+            seats = np.array([s for s, lab in enumerate(labels) if lab == label])
             self.groups[("strategy", label)] = seats
         for s, label in enumerate(labels):
             self.groups[("seat", f"{s} {label}")] = np.array([s])
@@ -124,7 +124,7 @@ class GameSummary:
         self.ratio_metrics = ratio_metrics
         self.groups: dict[str, np.ndarray] = {"all": np.arange(len(labels))}
         for label in dict.fromkeys(labels):
-            self.groups[label] = np.array([s for s, l in enumerate(labels) if l == label])
+            self.groups[label] = np.array([s for s, lab in enumerate(labels) if lab == label])
         self.means = {col: _Sums() for col, _ in match_metrics}
         # per (ratio, group): block sums of x, y, x*x, y*y, x*y
         self.ratios = {(title, g): [[] for _ in range(5)] for title, _, _ in ratio_metrics

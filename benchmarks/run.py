@@ -17,8 +17,8 @@ from __future__ import annotations
 
 import argparse
 import datetime
-import json
 import importlib
+import json
 import os
 import platform
 import re
@@ -28,6 +28,7 @@ import sys
 import tempfile
 import time
 from dataclasses import asdict, dataclass
+from functools import partial
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -116,7 +117,7 @@ def bench_kernel(quick: bool, repeats: int) -> list[Row]:
             for t in threads:
                 numba.set_num_threads(t)
                 best[t] = min(best[t], _timed(
-                    lambda: game.run_chunk(rules, policies, seats.labels, 1, 0, count), t))
+                    partial(game.run_chunk, rules, policies, seats.labels, 1, 0, count), t))
         rate = {t: count / best[t][0] for t in threads}
         share = {t: best[t][1] for t in threads}
         numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
@@ -125,7 +126,7 @@ def bench_kernel(quick: bool, repeats: int) -> list[Row]:
             py_count = max(20, int((0.1 if quick else 0.4) * 2500 / deals))  # ~2,500 deals/s
             log(f"kernel: plain-Python reference, {deals} deal(s)/match: best of "
                 f"{repeats} x {py_count:,} matches")
-            py = py_count / min(_timed(lambda: reference.play_many(rules, seats, 1, 0, py_count))
+            py = py_count / min(_timed(partial(reference.play_many, rules, seats, 1, 0, py_count))
                                 for _ in range(repeats))[0]
             ref = np.asarray(reference.play_many(rules, seats, 1, 0, 256)["score"]).ravel()
             ker = game.run_chunk(rules, policies, seats.labels, 1, 0, 256)["seats"]["score"]
@@ -175,8 +176,8 @@ def _kernel_breakdown(game, repeats: int, rate_budget: float, quick: bool) -> li
             seats = assign_seats(for_game(GAME), 4, [spec])
             policies = {"bid": (seats.ids("bid"), seats.params("bid"))}
             game.run_chunk(rules, policies, seats.labels, 1, 0, 1024)
-            best = min(_timed(lambda: game.run_chunk(rules, policies, seats.labels, 1, 0,
-                                                      count))[0] for _ in range(repeats))
+            best = min(_timed(partial(game.run_chunk, rules, policies, seats.labels, 1, 0,
+                                      count))[0] for _ in range(repeats))
             rows.append(Row("kernel", f"kernel, 1 thread, 1-deal match, {spec} ({what})",
                             count / best, "deals/s", note=f"{rate_budget / (count / best):.0%} "
                                                           f"of budget's time per deal"))
@@ -330,8 +331,8 @@ def machine() -> dict:
     import numba
     import numpy
     try:
-        cpu = next(l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo")
-                   if l.startswith("model name"))
+        cpu = next(line.split(":", 1)[1].strip() for line in open("/proc/cpuinfo")
+                   if line.startswith("model name"))
     except (OSError, StopIteration):
         cpu = platform.processor()
     git = subprocess.run(["git", "describe", "--always", "--dirty"], cwd=ROOT,

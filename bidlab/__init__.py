@@ -12,8 +12,20 @@
 ...                             "high_bidder": 3}).frame
 """
 
-from bidlab.api import (BidEV, Comparison, Optimization, Simulation, bid_ev, compare, games,
-                        optimize, policies, rule_keys, simulate, trace)
+from bidlab.api import (
+                        BidEV,
+                        Comparison,
+                        Optimization,
+                        Simulation,
+                        bid_ev,
+                        compare,
+                        games,
+                        optimize,
+                        policies,
+                        rule_keys,
+                        simulate,
+                        trace,
+)
 from sim.errors import BidlabError, IllegalActionError, RuleError, StrategyError
 from sim.runner import version
 

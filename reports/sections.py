@@ -348,10 +348,11 @@ def seats_section(ctx: Context) -> Section:
     sig = eff[[W.significant(r.ci_low, r.ci_high) for r in eff.itertuples()]]
     if sig.empty:
         big = eff.loc[eff["diff"].abs().idxmax()]
+        largest = W.estimate(big['diff'], big['ci_low'], big['ci_high'],
+                             unit=' ' + ctx.spec.score_unit, sign=True)
         s.reading(W.sentence(
             f"no seat has a detectable advantage at this sample size: every seat's interval "
-            f"includes 0 (largest: seat {int(big['seat'])}, "
-            f"{W.estimate(big['diff'], big['ci_low'], big['ci_high'], unit=' ' + ctx.spec.score_unit, sign=True)})"))
+            f"includes 0 (largest: seat {int(big['seat'])}, {largest})"))
     else:
         ranked = sig.reindex(sig["diff"].abs().sort_values(ascending=False).index)[:2]
         parts = [W.difference(f"seat {int(r['seat'])}", r["diff"], r["ci_low"], r["ci_high"],
@@ -371,7 +372,8 @@ def seats_section(ctx: Context) -> Section:
         # The fair share is the seats' average: 1/n where the seats share each win, 50%
         # in bridge, where each side's result is judged against par.
         f"{W.share(wins['mean'].max())} (fair share {W.share(wins['mean'].mean())}); the best, "
-        f"{_seat_label(top['name'])}, wins {W.estimate(top['mean'], top['ci_low'], top['ci_high'], 100, '%')}"))
+        f"{_seat_label(top['name'])}, "
+        f"wins {W.estimate(top['mean'], top['ci_low'], top['ci_high'], 100, '%')}"))
     shown = pd.DataFrame({"seat": eff["seat"].astype(str),
                           "mean score": eff["mean"].map(lambda v: W.num(v, 2)),
                           "advantage [95% CI]": W.intervals(eff["diff"], eff["ci_low"],
@@ -509,9 +511,10 @@ def contracts_section(ctx: Context) -> Section | None:
                                                               made["ci_low"].clip(0, 1),
                                                               made["ci_high"].clip(0, 1), 100)})
         s.add(Table(shown, "Contracts: how often each is played and made", stem))
-        s.add(ctx.figure("contracts", lambda ax: F.interval_bars(
+        s.add(ctx.figure("contracts", lambda ax, made=made: F.interval_bars(
             [f"contract {_show(c)}" for c in made["contract"]], 100 * made["mean"],
-            100 * made["ci_low"].clip(0, 1), 100 * made["ci_high"].clip(0, 1), colors=["#0072B2"] * len(made), ax=ax,
+            100 * made["ci_low"].clip(0, 1), 100 * made["ci_high"].clip(0, 1),
+            colors=["#0072B2"] * len(made), ax=ax,
             title="Contracts made", xlabel="% made (95% CI)", value_format="{:.1f}%"),
             "Share of contracts made, by contract, with 95% intervals", stem))
         return s

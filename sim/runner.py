@@ -12,9 +12,9 @@ chunk size, thread count, worker count or machine.
 from __future__ import annotations
 
 import os
-from functools import cache
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from functools import cache
 from typing import Any, Protocol
 
 import numba

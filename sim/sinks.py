@@ -39,7 +39,7 @@ def to_arrow(columns: Columns, labels: tuple[str, ...] | None = None) -> pa.Tabl
 
 def strategy_column(seat: np.ndarray, labels: tuple[str, ...]) -> pa.DictionaryArray:
     unique = list(dict.fromkeys(labels))
-    index = np.array([unique.index(l) for l in labels], dtype=np.int32)
+    index = np.array([unique.index(label) for label in labels], dtype=np.int32)
     return pa.DictionaryArray.from_arrays(index[seat.astype(np.int64)], unique)
 
 

@@ -26,7 +26,8 @@ COUNT = 300
 CASES = {
     "default": ({}, ["0=budget", "1=value", "2=random", "3=passive"]),
     "three": ({"players": 3}, ["0=random:p_bid=0.6,max_jump=8", "1=budget", "2=value:multiple=1.5"]),
-    "sealed": ({"auction_form": "sealed", "min_bid": 2}, ["0=budget", "1=value", "2=random", "3=budget:shade=0.4"]),
+    "sealed": ({"auction_form": "sealed", "min_bid": 2},
+               ["0=budget", "1=value", "2=random", "3=budget:shade=0.4"]),
     "no-carry": ({"carry_money": False, "first_dealer": 2, "deals_per_match": 5},
                  ["0=random:p_bid=0.9,max_jump=30", "1=budget", "2=budget:aggression=2", "3=value"]),
     "raises": ({"min_bid": 3, "min_raise": 4, "start_money": 120, "suit_points": "2,2,2,2"},

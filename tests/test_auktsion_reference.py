@@ -92,7 +92,8 @@ def test_streams_equal_sim_rng(seed, index, stream):
 
 # -- kernel == reference -----------------------------------------------------------------
 
-@pytest.mark.parametrize("overrides", VARIANTS, ids=lambda v: ",".join(f"{k}={x}" for k, x in v.items()) or "default")
+@pytest.mark.parametrize("overrides", VARIANTS,
+                         ids=lambda v: ",".join(f"{k}={x}" for k, x in v.items()) or "default")
 @pytest.mark.parametrize("specs", MIXES, ids=lambda m: " ".join(m))
 def test_kernel_trace_equals_reference_trace(overrides, specs):
     """A1-A15: the kernel and the plain-Python reference produce identical traces (every

@@ -196,7 +196,7 @@ def test_A8_rule_keys_min_bid_and_min_raise(min_bid, min_raise):
     rules = {"min_bid": min_bid, "min_raise": min_raise}
     t = kernel_trace(rules, specs=["all=value:multiple=3"], index=5)
     raises = 0
-    for d, deal, lot in lots(t):
+    for _, _, lot in lots(t):
         bids = [c["bid"] for c in lot["calls"] if c["bid"] is not None]
         if bids:
             assert bids[0] == min_bid
@@ -205,7 +205,7 @@ def test_A8_rule_keys_min_bid_and_min_raise(min_bid, min_raise):
     assert raises > 0
     for seed in range(4):  # random bidders jump; the bounds still hold
         t = kernel_trace(rules, specs=["all=random:p_bid=0.7,max_jump=9"], seed=seed)
-        for d, deal, lot in lots(t):
+        for _, _, lot in lots(t):
             price = None
             for c in lot["calls"]:
                 if c["bid"] is not None:
@@ -218,7 +218,7 @@ def test_A8_a_bid_never_exceeds_the_bidders_money():
     hit_the_bound = 0
     for seed in range(6):
         t = kernel_trace({"start_money": 40}, specs=["all=random:p_bid=0.9,max_jump=60"], seed=seed)
-        for d, deal, lot in lots(t):
+        for _, deal, lot in lots(t):
             money = deal["money_start"][:]
             for earlier in deal["lots"][:deal["lots"].index(lot)]:
                 if earlier["buyer"] is not None:

@@ -188,8 +188,8 @@ def test_team_match_is_antisymmetric_and_zero_against_itself():
 
 
 def test_best_contract_on_cached_boards():
-    from sim.games.bridge.deal import Constraints
     from analysis.bridge import best_contract
+    from sim.games.bridge.deal import Constraints
     hands = parse_deal(BOARDS[0]["deal"])       # every hand fixed: the fixture's board 0
     c = Constraints(fixed=[int(h) for h in hands])
     r = best_contract(c, 0, 4, seed=SEED)

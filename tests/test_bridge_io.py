@@ -15,8 +15,7 @@ import pytest
 from sim.errors import BidlabError, PbnError
 from sim.games.bridge import dd as DD
 from sim.games.bridge import engine as E
-from sim.games.bridge.pbn import (HEADER, board_text, format_deal, parse_deal, read_deals,
-                                  read_pbn)
+from sim.games.bridge.pbn import HEADER, board_text, format_deal, parse_deal, read_deals, read_pbn
 
 FIXTURE = Path(__file__).parent / "data" / "bridge_dd.json"
 BOARDS = json.loads(FIXTURE.read_text())["boards"]
@@ -234,8 +233,8 @@ def test_board_text_writes_notrump_doubles_and_passed_out():
 
 def test_team_match_on_imported_boards_equals_dealt(tmp_path):
     """The same boards from a file (tags as B1) give the team match the same IMPs."""
-    from bidlab import api
     from analysis.bridge import team_match
+    from bidlab import api
     path = tmp_path / "run.pbn"
     api.simulate("bridge", N, seed=SEED, pbn=path)
     dealt = team_match("natural", "random", N, seed=SEED)
@@ -271,8 +270,8 @@ def test_pairs_matchpoints_by_hand_on_the_fixture_b11():
     2 per result beaten, 1 per tie, over a top of 4. Each board's percentages average
     50 (matchpoints are zero-sum); the paired difference is the mean difference."""
     from analysis.bridge import pairs, strategy_policies
-    from sim.games.bridge.tools import play_tables, seating
     from sim.games.bridge.rules import make
+    from sim.games.bridge.tools import play_tables, seating
     specs = ["natural", "random", "par"]
     r = pairs(specs, N, seed=SEED, opponents="natural")
     rules = make()

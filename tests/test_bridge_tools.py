@@ -7,8 +7,7 @@ from sim.errors import BidlabError
 from sim.games.bridge import core as C
 from sim.games.bridge import engine as E
 from sim.games.bridge.deal import Constraints, deal
-from sim.games.bridge.pbn import (format_deal, format_hand, parse_deal, parse_hand, read_pbn,
-                                  write_pbn)
+from sim.games.bridge.pbn import format_deal, format_hand, parse_deal, parse_hand, read_pbn, write_pbn
 
 
 def test_fixed_hand_and_constraints_hold():

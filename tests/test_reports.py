@@ -181,8 +181,8 @@ def test_bidev_section_is_wired_or_says_it_is_missing(report):
 
 def test_auktsion_situations_are_consistent_real_states():
     situation = pytest.importorskip("sim.games.auktsion.situation")
-    from reports.games.auktsion import situations
     from reports.games import spec_for
+    from reports.games.auktsion import situations
     from reports.sections import Context
 
     ctx = Context(spec_for("auktsion"), n=1024, seed=5)

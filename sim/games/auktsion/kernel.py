@@ -24,9 +24,18 @@ import numpy as np
 from numba import njit, prange
 
 from sim.games.auktsion import obs as O
-from sim.games.auktsion.rules import (R_CARRY, R_DEALS, R_FIRST_DEALER, R_FIRST_RANK,
-                                      R_MIN_BID, R_MIN_RAISE, R_PLAYERS, R_SEALED,
-                                      R_START_MONEY, R_SUIT_POINTS)
+from sim.games.auktsion.rules import (
+    R_CARRY,
+    R_DEALS,
+    R_FIRST_DEALER,
+    R_FIRST_RANK,
+    R_MIN_BID,
+    R_MIN_RAISE,
+    R_PLAYERS,
+    R_SEALED,
+    R_START_MONEY,
+    R_SUIT_POINTS,
+)
 from sim.rng import DEAL_STREAM, seed_stream, shuffle
 from strategies.auktsion import ASK, PASS, ceiling, decide, uses_rng
 

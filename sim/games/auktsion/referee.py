@@ -204,10 +204,9 @@ class _Referee(TraceReferee):
             else:
                 lo = min_bid if high is None else max(min_bid, price + min_raise)   # A8
                 if bid < lo:
+                    raised = f", price {price} + min_raise {min_raise}" if high is not None else ""
                     raise self.fail(cw, f"bid {bid} is illegal: the smallest legal bid is {lo} "
-                                        f"(min_bid {min_bid}"
-                                        + (f", price {price} + min_raise {min_raise}" if high is not None else "")
-                                        + ") (A8)")
+                                        f"(min_bid {min_bid}{raised}) (A8)")
                 if bid > money[seat]:
                     raise self.fail(cw, f"bid {bid} is illegal: seat {seat} has only "
                                         f"{money[seat]} coins (A8)")

@@ -19,11 +19,18 @@ import numpy as np
 from numba import njit, prange
 
 from sim.games.auktsion import obs as O
-from sim.games.auktsion.kernel import (ERR_CODE, NO_CALL, OK, _final_scores, _new_deal,
-                                       _play_lots, _start_match, complete_hands,
-                                       new_scratch)
-from sim.games.auktsion.rules import (R_DEALS, R_FIRST_DEALER, R_FIRST_RANK, R_PLAYERS,
-                                      R_SUIT_POINTS)
+from sim.games.auktsion.kernel import (
+    ERR_CODE,
+    NO_CALL,
+    OK,
+    _final_scores,
+    _new_deal,
+    _play_lots,
+    _start_match,
+    complete_hands,
+    new_scratch,
+)
+from sim.games.auktsion.rules import R_DEALS, R_FIRST_DEALER, R_FIRST_RANK, R_PLAYERS, R_SUIT_POINTS
 from sim.rng import DEAL_STREAM, below, seed_stream
 
 TOO_CONSTRAINED = 3

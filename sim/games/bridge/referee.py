@@ -66,7 +66,7 @@ def imps(diff: int) -> int:
              (3500, 3990)]
     a = abs(diff)
     result = 24
-    for k, (lo, hi) in enumerate(table):
+    for k, (_lo, hi) in enumerate(table):
         if a <= hi:
             result = k
             break

@@ -30,8 +30,7 @@ from sim.games.bridge import core as C
 from sim.games.bridge import dd as DD
 from sim.games.bridge import kernel as K
 from sim.games.bridge.deal import deal, deal_constrained, plan
-from sim.games.bridge.engine import (NO_DD, NO_ORACLE, NO_PAR, _check_policies, blocks,
-                                     illegal_call, imps_vec)
+from sim.games.bridge.engine import NO_DD, NO_ORACLE, NO_PAR, _check_policies, blocks, illegal_call, imps_vec
 from sim.games.bridge.rules import SEAT_NAMES, pack
 from sim.games.bridge.situation import Situation, action_name, candidates, parse
 from sim.rules import Rules

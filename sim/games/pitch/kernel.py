@@ -27,10 +27,23 @@ from numba import njit, prange
 from sim import tricks as T
 from sim.games.pitch import core as C
 from sim.games.pitch import obs as O
-from sim.games.pitch.rules import (HAND, MAX_PLAYERS, R_DEALER_HOLD, R_FIRST_DEALER, R_JOKER,
-                                   R_LOW_CAPTURED, R_MAX_DEALS, R_MIN_BID, R_PLAYERS, R_SMUDGE,
-                                   R_STUCK, R_TARGET, R_TIE_PITCHER)
+from sim.games.pitch.rules import (
+    HAND,
+    MAX_PLAYERS,
+    R_DEALER_HOLD,
+    R_FIRST_DEALER,
+    R_JOKER,
+    R_LOW_CAPTURED,
+    R_MAX_DEALS,
+    R_MIN_BID,
+    R_PLAYERS,
+    R_SMUDGE,
+    R_STUCK,
+    R_TARGET,
+    R_TIE_PITCHER,
+)
 from sim.rng import DEAL_STREAM, below, seed_stream
+
 # A module import, resolved by numba when it compiles: importing ``strategies.pitch``
 # first (it imports this package) then works too, and no name is needed before then.
 from strategies import pitch as SP  # noqa: E402

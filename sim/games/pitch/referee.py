@@ -15,7 +15,6 @@ machinery or the policies, so a bug there cannot hide itself here.
 
 from __future__ import annotations
 
-
 from sim.referee import TraceReferee
 from sim.referee import is_int as _is_int
 

@@ -35,8 +35,8 @@ from typing import Any
 
 from sim.cards import SUITS, format_card
 from sim.errors import IllegalActionError, StrategyError
-from sim.pyrng import Stream
 from sim.games.pitch import obs as O
+from sim.pyrng import Stream
 from sim.rules import Rules
 
 PASS, HOLD = O.PASS, O.HOLD

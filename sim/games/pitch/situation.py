@@ -35,10 +35,10 @@ import numpy as np
 
 from sim.cards import JOKER, format_card
 from sim.errors import BidlabError
-from sim.situation import bad, own_hand, whole
 from sim.games.pitch.obs import HOLD, PASS
 from sim.games.pitch.rules import HAND, TOP_BID
 from sim.rules import Rules
+from sim.situation import bad, own_hand, whole
 
 KEYS = ("seat", "hand", "dealer", "bids", "scores", "deal")
 HELP = __doc__.split("\n\n", 1)[1]
