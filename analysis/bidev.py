@@ -123,9 +123,9 @@ def bid_ev(game: str, situation: Mapping[str, Any], *, rollouts: int | None = No
     seats = seat_strategies(game, r, strategies)
     out = g.rollouts(r, policy_arrays(game, seats), seats.labels, dict(situation),
                      candidates, seed, rollouts)
-    actions, score, win, state = out[:4]
-    frame, best, p_best = summarize(actions, score, win, seed, metric=g.bidev_metric,
-                                    extra=out[4] if len(out) > 4 else None)
+    state = out.situation
+    frame, best, p_best = summarize(out.actions, out.score, out.win, seed,
+                                    metric=g.bidev_metric, extra=out.extra or None)
     provenance = {"game": game, "rules": r.to_json(), "strategies": seats.to_json(),
                   "seed": seed, "rollouts": rollouts, "situation": state}
     return BidEV(game, state, frame, best, p_best, provenance, g.bidev_metric,

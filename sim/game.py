@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -15,6 +15,25 @@ Columns = dict[str, np.ndarray]
 
 Policies = Mapping[str, tuple[np.ndarray, np.ndarray]]
 """Per decision kind: (policy id per seat, parameter matrix seats x params)."""
+
+
+@dataclass(frozen=True)
+class Rollouts:
+    """What a game's bid-EV rollouts return: outcomes of the asking seat as arrays of
+    rollouts x candidates, every candidate on the same rollouts."""
+
+    actions: list[str]
+    """The candidates' names, in column order."""
+    score: np.ndarray
+    """The game's score of the seat (auktsion, pitch: match score; bridge: the side's
+    duplicate score)."""
+    win: np.ndarray
+    """The seat's share of the win (bridge: the matchpoint share among the candidates)."""
+    situation: dict
+    """The situation as parsed, as JSON (what the rollouts conditioned on)."""
+    extra: dict[str, np.ndarray] = field(default_factory=dict)
+    """Further outcomes by name, as ``Game.bidev_outcomes`` names them (bridge only:
+    ``imps`` against the best candidate)."""
 
 
 @dataclass(frozen=True)
@@ -37,12 +56,9 @@ class Game:
     every new board costs a double-dummy solve)."""
     summary_metrics: tuple[str, ...] = ("score", "win")
     """Columns of the ``seats`` table that a run summary reports per strategy and seat."""
-    rollouts: Callable[..., tuple] | None = None
+    rollouts: Callable[..., Rollouts] | None = None
     """Bid-EV rollouts: ``(rules, policies, labels, situation, candidates, seed, n)`` ->
-    ``(actions, score, win, situation)`` with outcomes as rollouts x candidates arrays
-    for the seat in the situation, and optionally a fifth element: further outcomes by
-    name (a dict of such arrays, named in ``bidev_outcomes``); None where the game has
-    no bid-EV yet."""
+    :class:`Rollouts`; None where the game has no bid-EV yet."""
     situation_help: str = ""
     """The situation keys ``bid-ev`` accepts, for ``--help`` and error messages."""
     bidev_metric: str = "score"

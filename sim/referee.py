@@ -3,9 +3,26 @@ it is wrong. Deliberately plain Python (no NumPy, no numba), like the referees."
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Any
 
 from sim.errors import RefereeError
+
+
+@dataclass(frozen=True)
+class Replayed:
+    """What a referee re-derived from a trace it accepted (every game's ``replay``)."""
+
+    scores: list[float]
+    """Per seat, the match score the rules give (bridge: the seat's side's score)."""
+    winners: list[int]
+    """The seats that share the win (pitch: none on a draw; bridge: the seats whose
+    side beat par)."""
+    actions: int
+    """Calls, bids and cards checked."""
+    details: dict[str, Any] = field(default_factory=dict)
+    """Further figures of the game, by name (auktsion: points, money_end, deals, lots;
+    pitch: deals, redeals, calls, cards)."""
 
 
 def is_int(x: Any) -> bool:

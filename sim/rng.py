@@ -7,15 +7,13 @@ thread, chunk or machine, so match ``i`` is bitwise identical everywhere, and st
 ``DEAL_STREAM`` (the cards) does not depend on the policies: common random numbers
 for every comparison. numba's ``np.random`` is never used in kernels (its state is
 per thread and seeded from the OS).
-
-Compiled with ``error_model="numpy"`` on every function, so that callers of any game
-get the same code whichever compiled it first (see ``sim/games/auktsion/kernel.py``).
 """
 
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+
+from sim.jit import jit
 
 DEAL_STREAM = 0
 """Stream that deals the cards; policy streams are ``policy_stream(seat)``."""
@@ -32,19 +30,19 @@ def policy_stream(seat: int) -> int:
     return 1 + seat
 
 
-@njit(cache=True, _nrt=False, error_model="numpy")
+@jit
 def _mix(z):
     z = (z ^ (z >> np.uint64(30))) * _M1
     z = (z ^ (z >> np.uint64(27))) * _M2
     return z ^ (z >> np.uint64(31))
 
 
-@njit(cache=True, _nrt=False, error_model="numpy")
+@jit
 def _rotl(x, k):
     return (x << np.uint64(k)) | (x >> np.uint64(64 - k))
 
 
-@njit(cache=True, _nrt=False, error_model="numpy")
+@jit
 def seed_stream(state, seed, index, stream):
     """Fill ``state`` (uint64[4]) for stream ``stream`` of match ``index``."""
     key = _mix(np.uint64(seed) + _GOLDEN)
@@ -55,7 +53,7 @@ def seed_stream(state, seed, index, stream):
         state[j] = _mix(key)
 
 
-@njit(cache=True, _nrt=False, error_model="numpy")
+@jit
 def _step(s0, s1, s2, s3):
     """One xoshiro256** step on a state held in local variables (so that loops keep it
     in registers): (64 random bits, new state)."""
@@ -70,7 +68,7 @@ def _step(s0, s1, s2, s3):
     return result, s0, s1, s2, s3
 
 
-@njit(cache=True, _nrt=False, error_model="numpy")
+@jit
 def _below(n, s0, s1, s2, s3):
     """``below`` on a state in local variables: (draw, new state)."""
     bound = np.uint64(n)
@@ -86,7 +84,7 @@ def _below(n, s0, s1, s2, s3):
     return np.int64(m >> np.uint64(32)), s0, s1, s2, s3
 
 
-@njit(cache=True, _nrt=False, error_model="numpy")
+@jit
 def next_u64(state):
     """Next 64 random bits (xoshiro256**)."""
     result, state[0], state[1], state[2], state[3] = _step(state[0], state[1], state[2],
@@ -94,7 +92,7 @@ def next_u64(state):
     return result
 
 
-@njit(cache=True, _nrt=False, error_model="numpy")
+@jit
 def below(state, n):
     """Uniform integer in ``[0, n)`` for ``0 < n < 2**32``, without bias (Lemire)."""
     j, state[0], state[1], state[2], state[3] = _below(n, state[0], state[1], state[2],
@@ -102,13 +100,13 @@ def below(state, n):
     return j
 
 
-@njit(cache=True, _nrt=False, error_model="numpy")
+@jit
 def uniform(state):
     """Uniform float in ``[0, 1)`` with 53 random bits."""
     return np.float64(next_u64(state) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
 
 
-@njit(cache=True, _nrt=False, error_model="numpy")
+@jit
 def shuffle(state, items):
     """Fisher-Yates shuffle of ``items`` in place."""
     s0, s1, s2, s3 = state[0], state[1], state[2], state[3]

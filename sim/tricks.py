@@ -13,7 +13,7 @@ A game chooses its follow rule (:data:`FOLLOW_SUIT` for bridge and vybory,
 whether the joker is in its deck; the joker, when present, is the lowest trump (pitch
 P6). ``low_wins`` reverses the order within the trump and the suit led (vybory V9).
 
-Every function here is ``@njit(cache=True, _nrt=False)``: no reference counting, no
+Every function here compiles without reference counting (``sim/jit.py``): no
 allocation, scalars in and out (or arrays passed whole with an index), so the match
 loops and the policies' playouts can call them in their hottest loops.
 """
@@ -22,11 +22,11 @@ from __future__ import annotations
 
 import numpy as np
 from llvmlite import ir
-from numba import njit
 from numba.core import types
 from numba.extending import intrinsic
 
 from sim.cards import JOKER
+from sim.jit import jit
 from sim.rng import below, next_u64
 
 SUIT_BITS = 0x1FFF
@@ -79,7 +79,7 @@ def _ctlz(typingctx, src):
     return src(src), codegen
 
 
-@njit(cache=True, _nrt=False)
+@jit
 def lowest(mask):
     """Index of the lowest set bit (the lowest card); -1 for an empty mask."""
     if mask == 0:
@@ -87,7 +87,7 @@ def lowest(mask):
     return np.int64(_cttz(np.int64(mask)))
 
 
-@njit(cache=True, _nrt=False)
+@jit
 def highest(mask):
     """Index of the highest set bit (the highest card); -1 for an empty mask."""
     if mask == 0:
@@ -95,25 +95,25 @@ def highest(mask):
     return np.int64(63 - _ctlz(np.int64(mask)))
 
 
-@njit(cache=True, _nrt=False)
+@jit
 def count(mask):
     return np.int64(popcount(np.int64(mask)))
 
 
-@njit(cache=True, _nrt=False)
+@jit
 def bit(card):
     return np.int64(1) << np.int64(card)
 
 
 # -- suits and trumps --------------------------------------------------------------
 
-@njit(cache=True, _nrt=False)
+@jit
 def suit_cards(suit):
     """Mask of the 13 cards of ``suit`` (no joker)."""
     return np.int64(SUIT_BITS) << np.int64(13 * suit)
 
 
-@njit(cache=True, _nrt=False)
+@jit
 def trump_cards(trump):
     """Mask of the trumps: the trump suit and the joker (absent from decks without
     it, so the extra bit is harmless there); empty with ``NO_TRUMP``."""
@@ -122,7 +122,7 @@ def trump_cards(trump):
     return suit_cards(trump) | np.int64(JOKER_BIT)
 
 
-@njit(cache=True, _nrt=False)
+@jit
 def effective_suit(card, trump):
     """The suit a card counts as: its own, or the trump suit for the joker."""
     if card == JOKER:
@@ -130,7 +130,7 @@ def effective_suit(card, trump):
     return np.int64(card // 13)
 
 
-@njit(cache=True, _nrt=False)
+@jit
 def led_cards(led, trump):
     """Cards of the effective suit ``led`` (the joker belongs to the trump suit)."""
     if led == trump:
@@ -138,7 +138,7 @@ def led_cards(led, trump):
     return suit_cards(led)
 
 
-@njit(cache=True, _nrt=False)
+@jit
 def legal_cards(hand, led, trump, rule):
     """Mask of the cards of ``hand`` that may be played to a trick whose led
     (effective) suit is ``led`` (-1: this card leads, anything goes)."""
@@ -150,7 +150,7 @@ def legal_cards(hand, led, trump, rule):
     return follow if follow != 0 else hand
 
 
-@njit(cache=True, _nrt=False)
+@jit
 def power(card, led, trump, low_wins):
     """Strength of ``card`` in a trick led in ``led``: the highest power wins. 0 for a
     card that can win nothing (off-suit, not trump); led suit 16 + rank; trump
@@ -170,13 +170,13 @@ def power(card, led, trump, low_wins):
     return np.int64(0)
 
 
-@njit(cache=True, _nrt=False)
+@jit
 def beats(card, best, led, trump, low_wins):
     """Does ``card`` take the trick from ``best``, the card winning it so far?"""
     return power(card, led, trump, low_wins) > power(best, led, trump, low_wins)
 
 
-@njit(cache=True, _nrt=False)
+@jit
 def trick_winner(cards, k, led, trump, low_wins):
     """Position (0 = the lead) of the card that wins the trick ``cards[:k]``."""
     best = 0
@@ -189,7 +189,7 @@ def trick_winner(cards, k, led, trump, low_wins):
     return np.int64(best)
 
 
-@njit(cache=True, _nrt=False)
+@jit
 def beaters(mask, card, led, trump, low_wins):
     """The cards of ``mask`` that would beat ``card`` in a trick led in ``led``."""
     out = np.int64(0)
@@ -203,7 +203,7 @@ def beaters(mask, card, led, trump, low_wins):
     return out
 
 
-@njit(cache=True, _nrt=False)
+@jit
 def highest_trump(mask, trump):
     """The highest trump in ``mask`` (the joker only when it is the only one); -1 if none."""
     t = mask & suit_cards(trump)
@@ -214,7 +214,7 @@ def highest_trump(mask, trump):
     return np.int64(-1)
 
 
-@njit(cache=True, _nrt=False)
+@jit
 def lowest_trump(mask, trump, with_joker):
     """The lowest trump in ``mask``: the joker if ``with_joker`` and present, else the
     lowest card of the trump suit; -1 if none."""
@@ -225,7 +225,7 @@ def lowest_trump(mask, trump, with_joker):
 
 # -- sets of cards -----------------------------------------------------------------
 
-@njit(cache=True, _nrt=False)
+@jit
 def to_cards(mask, out):
     """Write the cards of ``mask`` into ``out`` in increasing order; returns how many."""
     k = 0
@@ -237,7 +237,7 @@ def to_cards(mask, out):
     return k
 
 
-@njit(cache=True, _nrt=False)
+@jit
 def nth_card(mask, i):
     """The ``i``-th lowest card of ``mask`` (0-based)."""
     m = np.int64(mask)
@@ -246,13 +246,13 @@ def nth_card(mask, i):
     return lowest(m)
 
 
-@njit(cache=True, _nrt=False)
+@jit
 def random_card(rng, mask):
     """A uniformly chosen card of a non-empty ``mask`` (one ``below`` draw)."""
     return nth_card(mask, below(rng, count(mask)))
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@jit(inline=True)
 def draw_card(rng, mask):
     """A uniformly chosen card of a non-empty ``mask``, faster than :func:`random_card`
     for large masks: 6-bit chunks of a 64-bit draw, the first that names a card of the
@@ -269,14 +269,14 @@ def draw_card(rng, mask):
             x = x >> np.uint64(6)
 
 
-@njit(cache=True, _nrt=False)
+@jit
 def rank_mask(rank):
     """The four cards of ``rank``."""
     b = np.int64(1) << np.int64(rank)
     return b | (b << np.int64(13)) | (b << np.int64(26)) | (b << np.int64(39))
 
 
-@njit(cache=True, _nrt=False)
+@jit
 def count_by_rank(mask, weights):
     """Sum of ``weights[rank]`` over the ordinary cards of ``mask`` (the joker counts
     0): e.g. the "game" count of pitch P13. One popcount per weighted rank."""
@@ -290,7 +290,7 @@ def count_by_rank(mask, weights):
 
 # -- one trick, as a game loop plays it --------------------------------------------
 
-@njit(cache=True, _nrt=False)
+@jit
 def play_to_trick(trick, k, card, led, trump, low_wins, best_pos):
     """Add ``card`` as the ``k``-th card of ``trick`` (an int64 array); returns the
     new winning position. The caller keeps ``led`` (the effective suit of
@@ -303,7 +303,7 @@ def play_to_trick(trick, k, card, led, trump, low_wins, best_pos):
     return np.int64(best_pos)
 
 
-@njit(cache=True, _nrt=False)
+@jit
 def trick_mask(trick, k):
     """The cards of ``trick[:k]`` as a mask: what the winner captures."""
     m = np.int64(0)
@@ -312,7 +312,7 @@ def trick_mask(trick, k):
     return m
 
 
-@njit(cache=True, _nrt=False)
+@jit
 def revealed_voids(card, led, trump, rule):
     """Suits a player has shown he lacks by playing ``card`` to a trick led in
     ``led`` (effective suits, as a 4-bit set, bit ``s`` for suit ``s``; the trump bit
@@ -332,7 +332,7 @@ def revealed_voids(card, led, trump, rule):
     return v
 
 
-@njit(cache=True, _nrt=False)
+@jit
 def void_cards(voids, trump):
     """The cards a player with the void set ``voids`` cannot hold."""
     m = np.int64(0)
@@ -344,13 +344,13 @@ def void_cards(voids, trump):
 
 # -- comparisons by mask (highest card wins; what pitch and bridge need) ------------
 
-@njit(cache=True, _nrt=False)
+@jit
 def _above(card):
     """Bits strictly above ``card``."""
     return -(np.int64(2) << np.int64(card))
 
 
-@njit(cache=True, _nrt=False)
+@jit
 def beating(mask, best, led, trump):
     """The cards of ``mask`` that beat ``best`` (the card winning a trick led in
     ``led``), by masks alone: higher trumps, or any trump or a higher card of the suit
@@ -365,7 +365,7 @@ def beating(mask, best, led, trump):
     return out
 
 
-@njit(cache=True, _nrt=False)
+@jit
 def weakest(mask, led, trump):
     """The card of a non-empty ``mask`` with the least power in a trick led in
     ``led`` (ties between powerless cards: the lowest card)."""
@@ -380,7 +380,7 @@ def weakest(mask, led, trump):
     return lowest_trump(mask, trump, True)
 
 
-@njit(cache=True, _nrt=False)
+@jit
 def strongest(mask, led, trump):
     """The card of a non-empty ``mask`` with the most power in a trick led in ``led``."""
     t = highest_trump(mask, trump) if trump >= 0 else np.int64(-1)

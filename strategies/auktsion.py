@@ -21,11 +21,11 @@ function arguments, which would also recompile on every run.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from sim.games.auktsion import obs as O
+from sim.jit import jit
 from sim.rng import below, uniform
-from strategies.base import GameStrategies, Param, Policy
+from strategies.base import ILLEGAL_PID, GameStrategies, Param, Policy
 
 PASS = -1
 ASK = -2
@@ -61,7 +61,7 @@ POLICIES = (
 STRATEGIES = GameStrategies("auktsion", ("bid",), POLICIES, default="budget")
 
 
-@njit(cache=True, _nrt=False, error_model="numpy")
+@jit
 def smallest_bid(o):
     """Smallest legal bid now (A8): min_bid, and price + min_raise once there is a price."""
     lo = o[O.MIN_BID]
@@ -70,7 +70,7 @@ def smallest_bid(o):
     return np.int64(lo)
 
 
-@njit(cache=True, _nrt=False, error_model="numpy")
+@jit
 def richest_rival(o):
     best = 0.0
     seat = np.int64(o[O.SEAT])
@@ -80,12 +80,11 @@ def richest_rival(o):
     return best
 
 
-# Plain IEEE divisions (error_model="numpy", as everywhere in the kernel: see
-# sim/games/auktsion/kernel.py): a divisor may be zero only where the result is not
+# Plain IEEE divisions (``sim/jit.py``): a divisor may be zero only where the result is not
 # returned, so the seat's figures can all be computed before deciding whether it bids
 # at all (see the end). Inlined into ceiling() and decide(): a call with three arrays,
 # seven words each, costs more than the arithmetic.
-@njit(cache=True, _nrt=False, error_model="numpy", inline="always")
+@jit(inline=True)
 def budget_ceiling(o, hand, p):
     seat = np.int64(o[O.SEAT])
     lot = np.int64(o[O.LOT])
@@ -109,7 +108,7 @@ def budget_ceiling(o, hand, p):
     return 0.0 if (value <= 0.0) | (money <= 0.0) else worth
 
 
-@njit(cache=True, _nrt=False, error_model="numpy")
+@jit
 def ceiling(pid, o, hand, p, rng):
     """Highest open-form price the policy pays for this lot, or ASK."""
     if pid == PASSIVE:
@@ -121,7 +120,7 @@ def ceiling(pid, o, hand, p, rng):
     return np.int64(ASK)
 
 
-@njit(cache=True, _nrt=False, error_model="numpy")
+@jit
 def random_call(o, p, rng):
     lo = smallest_bid(o)
     money = np.int64(o[O.MONEY + np.int64(o[O.SEAT])])
@@ -131,19 +130,21 @@ def random_call(o, p, rng):
     return lo + below(rng, hi - lo + 1)
 
 
-@njit(cache=True, _nrt=False, error_model="numpy", inline="always")
+@jit(inline=True)
 def uses_rng(pid):
     """Whether the policy draws random numbers (the kernel seeds only those streams)."""
     return pid == RANDOM
 
 
-@njit(cache=True, _nrt=False, error_model="numpy")
+@jit
 def decide(pid, o, hand, p, rng):
     """One call: a bid in coins or PASS."""
     if pid == RANDOM:
         return random_call(o, p, rng)
     lo = smallest_bid(o)
     money = np.int64(o[O.MONEY + np.int64(o[O.SEAT])])
+    if pid == ILLEGAL_PID:
+        return money + 1
     if o[O.SEALED] > 0:
         top = ceiling(pid, o, hand, p, rng)
         if pid == BUDGET:

@@ -13,6 +13,11 @@ import numpy as np
 
 from sim.errors import StrategyError
 
+ILLEGAL_PID = 99
+"""A policy id that no policy has: every game's dispatcher answers it with an action no
+rule allows, so that the kernels' illegal-action errors are tested on real kernels (the
+conformance suite, ``tests/test_conformance.py``). Never offered to users."""
+
 
 @dataclass(frozen=True)
 class Param:

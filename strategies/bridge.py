@@ -17,13 +17,13 @@ it compiles once, loads from numba's disk cache and runs fastest.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from sim.games.bridge import core as C
 from sim.games.bridge import obs as O
+from sim.jit import jit
 from sim.rng import below, uniform
 from strategies import bridge_natural as NAT
-from strategies.base import GameStrategies, Param, Policy
+from strategies.base import ILLEGAL_PID, GameStrategies, Param, Policy
 
 PASS_POLICY, RANDOM, NATURAL, PAR = range(4)
 
@@ -64,7 +64,7 @@ calls alone, so bid-EV deals such a seat only hands that make the calls it made.
 (``pass`` is such a function too, but its passes tell nothing.)"""
 
 
-@njit(cache=True, _nrt=False)
+@jit
 def random_call(o, p, rng):
     legal = o[O.LEGAL]
     if legal & ((np.int64(1) << C.DOUBLE) | (np.int64(1) << C.REDOUBLE)):
@@ -77,7 +77,7 @@ def random_call(o, p, rng):
     return C.PASS
 
 
-@njit(cache=True, _nrt=False)
+@jit
 def par_call(o, oracle):
     level = oracle[0]
     if level == 0:
@@ -99,7 +99,7 @@ MEMO_SIZE = NAT.MEMO_SIZE
 only what the policy derived from the public calls, never a hand."""
 
 
-@njit(cache=True, _nrt=False)
+@jit
 def same_system(pids, params, a, b):
     """Whether seats ``a`` and ``b`` play the same policy with the same parameters: then
     they read the public calls alike, and partners may share one memo."""
@@ -111,13 +111,13 @@ def same_system(pids, params, a, b):
     return True
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@jit(inline=True)
 def uses_rng(pid):
     """Whether the policy draws random numbers (the kernel seeds only those streams)."""
     return pid == RANDOM
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@jit(inline=True)
 def forget(memo):
     """Clear a seat's memo at the start of a board."""
     NAT.forget(memo)
@@ -125,7 +125,7 @@ def forget(memo):
 
 # Inlined into the kernel's auction loop: the call costs showed in profiles (natural
 # answers about nine calls per auction).
-@njit(cache=True, _nrt=False, inline='always')
+@jit(inline=True)
 def bid(pid, o, p, rng, oracle, memo):
     """One call for the seat in ``o[SEAT]``."""
     if pid == NATURAL:
@@ -134,4 +134,6 @@ def bid(pid, o, p, rng, oracle, memo):
         return random_call(o, p, rng)
     if pid == PAR:
         return par_call(o, oracle)
+    if pid == ILLEGAL_PID:
+        return np.int64(-1)
     return C.PASS

@@ -2,13 +2,10 @@
 
 from __future__ import annotations
 
-from numba import njit
-
+from sim.games.fpsb import obs as O
+from sim.jit import jit
 from sim.rng import uniform
-from strategies.base import GameStrategies, Param, Policy
-
-OBS_SEAT, OBS_PLAYERS, OBS_VALUE = range(3)
-OBS_SIZE = 3
+from strategies.base import ILLEGAL_PID, GameStrategies, Param, Policy
 
 LINEAR, RANDOM = range(2)
 
@@ -22,9 +19,11 @@ POLICIES = (
 STRATEGIES = GameStrategies("fpsb", ("bid",), POLICIES, default="linear")
 
 
-@njit(cache=True, _nrt=False)
+@jit
 def decide(pid, o, p, rng):
     """The sealed bid (>= 0)."""
     if pid == LINEAR:
-        return p[0] * o[OBS_VALUE]
-    return uniform(rng) * o[OBS_VALUE]
+        return p[0] * o[O.VALUE]
+    if pid == ILLEGAL_PID:
+        return -1.0
+    return uniform(rng) * o[O.VALUE]

@@ -19,13 +19,13 @@ function arguments. ``greedy`` is written on scalars (:func:`greedy_card`) so th
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from sim import tricks as T
 from sim.games.pitch import core as C
 from sim.games.pitch import obs as O
+from sim.jit import jit
 from sim.rng import below, uniform
-from strategies.base import GameStrategies, Param, Policy
+from strategies.base import ILLEGAL_PID, GameStrategies, Param, Policy
 
 PASS, HOLD = O.PASS, O.HOLD
 
@@ -96,7 +96,7 @@ STRATEGIES = GameStrategies(
 
 # -- hand evaluation ---------------------------------------------------------------
 
-@njit(cache=True, _nrt=False)
+@jit
 def suit_value(hand, suit, n, deck_size, joker_game, low_captured):
     """Expected points of ``hand`` if ``suit`` is trump (P9-P13), by a simple model:
     each card the hand lacks was dealt to an opponent with probability q. -1 if the
@@ -136,7 +136,7 @@ def suit_value(hand, suit, n, deck_size, joker_game, low_captured):
     return high + low + jack + joker_pts + game
 
 
-@njit(cache=True, _nrt=False)
+@jit
 def best_suit(hand, n, deck_size, joker_game, low_captured):
     """(suit, value) of the best trump suit for ``hand`` (ties: the lower suit)."""
     best = -1
@@ -151,20 +151,20 @@ def best_suit(hand, n, deck_size, joker_game, low_captured):
 
 # -- bidding -----------------------------------------------------------------------
 
-@njit(cache=True, _nrt=False)
+@jit
 def hold_allowed(o):
     """P3: the dealer may hold if there is a bid below 4."""
     high = o[O.HIGH_BID]
     return o[O.SEAT] == o[O.DEALER] and o[O.DEALER_HOLD] != 0 and 0 < high < 4
 
 
-@njit(cache=True, _nrt=False)
+@jit
 def smallest_bid(o):
     """P2: the smallest bid that beats the highest so far (5: none)."""
     return max(o[O.MIN_BID], o[O.HIGH_BID] + 1)
 
 
-@njit(cache=True, _nrt=False)
+@jit
 def random_bid(o, p, rng):
     if hold_allowed(o) and uniform(rng) < p[1]:
         return np.int64(HOLD)
@@ -174,7 +174,7 @@ def random_bid(o, p, rng):
     return lo + below(rng, 5 - lo)
 
 
-@njit(cache=True, _nrt=False)
+@jit
 def strength_bid(o, p):
     n = o[O.PLAYERS]
     seat = o[O.SEAT]
@@ -197,19 +197,21 @@ def strength_bid(o, p):
     return lo if dealer else most
 
 
-@njit(cache=True, _nrt=False)
+@jit
 def bid(pid, o, p, rng):
     """One bidding call: PASS, a bid, or HOLD."""
     if pid == STRENGTH:
         return strength_bid(o, p)
     if pid == RANDOM_BID:
         return random_bid(o, p, rng)
+    if pid == ILLEGAL_PID:
+        return np.int64(5)
     return np.int64(PASS)
 
 
 # -- greedy card play --------------------------------------------------------------
 
-@njit(cache=True, _nrt=False)
+@jit
 def trick_value(mask, trump):
     """What the cards of a trick are worth to its winner: card points, and 10 each for
     the jack of trumps and the joker."""
@@ -226,7 +228,7 @@ _THROW = np.array([4 * int(C.GAME_POINTS[c % 13]) + c % 13 for c in range(52)] +
 """Card points x 4 + rank; the joker 300 (see ``throw_cost``)."""
 
 
-@njit(cache=True, _nrt=False)
+@jit
 def throw_cost(card, trump):
     """What a card costs to give away (or to spend): its card points, its rank, and a
     premium for trumps, the jack of trumps and the joker."""
@@ -238,7 +240,7 @@ def throw_cost(card, trump):
     return cost
 
 
-@njit(cache=True, _nrt=False)
+@jit
 def cheapest(mask, trump):
     best = np.int64(-1)
     cost = np.int64(1 << 30)
@@ -253,7 +255,7 @@ def cheapest(mask, trump):
     return best
 
 
-@njit(cache=True, _nrt=False)
+@jit
 def first_lead(hand, n, deck, joker_game, low_captured):
     """The pitcher's first card, which names trump (P6): its best suit; the top card if
     it is a queen or better, else the lowest (the joker alone names spades)."""
@@ -270,7 +272,7 @@ def first_lead(hand, n, deck, joker_game, low_captured):
 # greedy_lead, greedy_follow, greedy_card, _decided and sim.tricks.draw_card are
 # inlined (numba IR): pimc's playouts call them for every card of every sample, and
 # the calls cost more than their bodies (measured: pimc 1.1x, the same games).
-@njit(cache=True, _nrt=False, inline='always')
+@jit(inline=True)
 def greedy_lead(hand, trump, played, deck, is_pitcher, pull):
     unseen = deck & ~played & ~hand
     tr = T.trump_cards(trump)
@@ -298,7 +300,7 @@ def greedy_lead(hand, trump, played, deck, is_pitcher, pull):
     return cheapest(hand, trump)
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@jit(inline=True)
 def greedy_follow(hand, legal, trump, led, best, trick, n_after, played, deck, risk):
     win = T.beating(legal, best, led, trump)
     if win != 0:
@@ -323,7 +325,7 @@ def greedy_follow(hand, legal, trump, led, best, trick, n_after, played, deck, r
     return cheapest(legal, trump)
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@jit(inline=True)
 def greedy_card(hand, legal, trump, led, best, trick, n_after, is_pitcher, played, deck, n,
                 joker_game, low_captured, risk, pull):
     """greedy's card from scalars: ``trick`` is the mask of the trick's cards so far,
@@ -338,7 +340,7 @@ def greedy_card(hand, legal, trump, led, best, trick, n_after, is_pitcher, playe
     return greedy_follow(hand, legal, trump, led, best, trick, n_after, played, deck, risk)
 
 
-@njit(cache=True, _nrt=False)
+@jit
 def _trick_so_far(o):
     m = np.int64(0)
     for i in range(o[O.TRICK_N]):
@@ -346,7 +348,7 @@ def _trick_so_far(o):
     return m
 
 
-@njit(cache=True, _nrt=False)
+@jit
 def greedy_obs(o, risk, pull):
     k = o[O.TRICK_N]
     return greedy_card(o[O.HAND], o[O.LEGAL], o[O.TRUMP], o[O.LED], o[O.WINNING],
@@ -377,7 +379,7 @@ W_S2 = W_S1 + 64                     # ... and of their squares
 WORK_SIZE = W_S2 + 64
 
 
-@njit(cache=True, _nrt=False)
+@jit
 def _sample_plan(o, work):
     """What every sample of this decision shares: the cards each other seat may hold
     (not a suit it has shown it lacks) and the order seats are dealt to, most
@@ -405,7 +407,7 @@ def _sample_plan(o, work):
     return k
 
 
-@njit(cache=True, _nrt=False)
+@jit
 def _sample(o, rng, work, k):
     """Deal the cards unseen by the asking seat to the other seats, uniformly at random
     among those each may hold, in the order of ``_sample_plan``. Returns False if that
@@ -429,7 +431,7 @@ def _sample(o, rng, work, k):
     return True
 
 
-@njit(cache=True, _nrt=False)
+@jit
 def _sample_relaxed(o, rng, work):
     """Fallback when voids cannot be honoured (never expected): ignore them."""
     n = o[O.PLAYERS]
@@ -448,7 +450,7 @@ def _sample_relaxed(o, rng, work):
         work[W_HANDS + s] = hand
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@jit(inline=True)
 def _decided(work, n, trump, unplayed, jack_joker, low_captured):
     """After a trick of a playout: can the rest of the deal still change who scores?
     No, once the jack and the joker in play are won, the low trump too when low goes to
@@ -476,7 +478,7 @@ def _decided(work, n, trump, unplayed, jack_joker, low_captured):
     return first > second + C.game_count(unplayed)
 
 
-@njit(cache=True, _nrt=False)
+@jit
 def _playout(o, work, first):
     """Play the deal out from the current position on the sampled hands in ``work``:
     the asking seat plays ``first``, then greedy plays every card. Returns the asking
@@ -565,7 +567,7 @@ def _playout(o, work, first):
     return u
 
 
-@njit(cache=True, _nrt=False)
+@jit
 def _candidates(o, work):
     """The legal cards worth trying, into ``work[W_CAND..]``; returns how many. Of two
     pointless cards (2..9; not trumps when low is captured) of one suit with no unseen
@@ -593,7 +595,7 @@ def _candidates(o, work):
     return k
 
 
-@njit(cache=True, _nrt=False)
+@jit
 def _race(work, k, t, z):
     """After ``t`` samples: stop playing out every candidate whose paired difference
     from the leader (the best total so far) is below zero with confidence: its mean
@@ -618,7 +620,7 @@ def _race(work, k, t, z):
     return alive
 
 
-@njit(cache=True, _nrt=False)
+@jit
 def pimc_card(o, p, rng, work):
     n = o[O.PLAYERS]
     k = _candidates(o, work)
@@ -667,7 +669,7 @@ def pimc_card(o, p, rng, work):
 
 # -- dispatch ------------------------------------------------------------------------
 
-@njit(cache=True, _nrt=False)
+@jit
 def play(pid, o, p, rng, work):
     """One card from ``o[LEGAL]``."""
     if pid == GREEDY:

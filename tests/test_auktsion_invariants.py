@@ -149,7 +149,7 @@ def test_traces_describe_the_same_matches_and_partition_the_cards(chunk):
             assert [-1 if x["buyer"] is None else x["buyer"] for x in td["lots"]] == \
                 lot["buyer"][m, d].filled(-1).tolist()
             assert [len(x["calls"]) for x in td["lots"]] == lot["calls"][m, d].tolist()
-        assert replay(t)["winners"] == [s for s in range(n) if seats["win"][m, s] > 0]
+        assert replay(t).winners == [s for s in range(n) if seats["win"][m, s] > 0]
 
 
 def test_A14_A15_leftover_value_scores():
@@ -204,9 +204,9 @@ def test_referee_accepts_kernel_traces_of_any_variant(match):
     rules, sa, pol = packed(overrides, specs)
     t = GAME.trace(rules, pol, sa.labels, seed, index)
     out = replay(t)
-    assert out["totals"] == t["totals"] and out["winners"] == t["winners"]
+    assert out.scores == t["totals"] and out.winners == t["winners"]
     if rules.leftover_value == 0:
-        assert 0 <= min(out["totals"]) and max(out["totals"]) <= rules.deals_per_match * deck_points(rules)
+        assert 0 <= min(out.scores) and max(out.scores) <= rules.deals_per_match * deck_points(rules)
     assert reference.play(rules, sa, seed, index) == t
 
 

@@ -137,10 +137,10 @@ def good():
 def test_referee_rederives_the_result(good):
     """A13-A15: replay returns the totals, winners and the number of calls checked."""
     out = replay(good)
-    assert out["totals"] == good["totals"] and out["winners"] == good["winners"]
-    assert out["deals"] == 4 and out["lots"] == 52
-    assert out["calls"] == sum(len(lot["calls"]) for deal in good["deals"] for lot in deal["lots"])
-    assert out["points"] == [sum(d["scores"][s] for d in good["deals"]) for s in range(4)]
+    assert out.scores == good["totals"] and out.winners == good["winners"]
+    assert out.details["deals"] == 4 and out.details["lots"] == 52
+    assert out.actions == sum(len(lot["calls"]) for deal in good["deals"] for lot in deal["lots"])
+    assert out.details["points"] == [sum(d["scores"][s] for d in good["deals"]) for s in range(4)]
 
 
 def _first(trace, pred):
@@ -336,7 +336,7 @@ def test_referee_rejects_bad_rules(good):
 def test_referee_accepts_the_json_round_trip(good):
     """A trace written to JSON and read back is still accepted (null bids, lists)."""
     import json
-    assert replay(json.loads(json.dumps(good)))["totals"] == good["totals"]
+    assert replay(json.loads(json.dumps(good))).scores == good["totals"]
 
 
 # -- plain-Python policies (the prototyping slow path) -----------------------------------

@@ -380,8 +380,8 @@ def test_A13_seed_example_scores_21():
     assert [lot["buyer"] for lot in deal["lots"]] == [0 if r in "37A" else None for r in RANKS]
     assert deal["scores"] == [21, 0, 0, 0]
     result = replay(t)
-    assert result["points"] == [21, 0, 0, 0]
-    assert result["money_end"][0] == 70 - 27 - 3  # 27 hand points, three lots at 1 coin
+    assert result.details["points"] == [21, 0, 0, 0]
+    assert result.details["money_end"][0] == 70 - 27 - 3  # 27 hand points, three lots at 1 coin
 
 
 # -- A14, A15: carrying money and the match result ----------------------------------------
@@ -480,7 +480,7 @@ def test_sealed_form_tie_in_the_reference_engine():
     lot = t["deals"][0]["lots"][0]
     assert [c["seat"] for c in lot["calls"]] == [2, 3, 0, 1]
     assert (lot["buyer"], lot["price"]) == (2, 5)
-    assert replay(t)["money_end"][2] == t["deals"][0]["money_start"][2] - 5
+    assert replay(t).details["money_end"][2] == t["deals"][0]["money_start"][2] - 5
 
 
 def test_sealed_form_with_no_bid_is_unsold():

@@ -153,13 +153,14 @@ def test_run_is_reproducible_across_threads_and_chunks(threads):
 
 
 def test_illegal_call_is_a_clear_error():
+    from sim import harness as H
     from sim.errors import IllegalActionError
     from sim.games.bridge import core as C
-    err = np.zeros((3, K.ERR_SIZE), dtype=np.int64)
+    err = H.new_errors(3)
     legal = C.legal_mask(C.bid_code(4, 3), 0, 0, 1)
-    err[2] = [K.ILLEGAL_CALL, 1, C.bid_code(2, 2), legal, 5]
+    err[2] = [H.ILLEGAL, 1, 0, 5, C.bid_code(2, 2), legal, 0]  # code, seat, -, call no, call, legal
     with pytest.raises(IllegalActionError, match=r"board 12, call 6: .*'nat'.*2H.*legal: P X 4N"):
-        E._check(err, 10, ("a", "nat", "c", "d"))
+        H.check(err, 10, E.explain, ("a", "nat", "c", "d"))
 
 
 def test_cli_simulate_and_trace(capsys):

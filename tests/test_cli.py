@@ -2,7 +2,6 @@
 
 import json
 
-import numpy as np
 import pytest
 
 from bidlab.cli import main
@@ -86,10 +85,11 @@ def test_unknown_game_exits_2(capsys):
 
 def test_illegal_bid_names_match_seat_policy_and_legal_range():
     """A kernel error record becomes an IllegalActionError that says what was legal (A8)."""
-    err = np.zeros((3, engine.K.ERR_SIZE), np.int64)
-    err[1] = [engine.K.ILLEGAL_BID, 2, 50, 7, 31, 1, 4]
+    from sim import harness as H
+    err = H.new_errors(3)
+    err[1] = [H.ILLEGAL, 2, 1, 4, 50, 7, 31]  # code, seat, deal, step (lot), bid, lo, hi
     with pytest.raises(Exception) as info:
-        engine._check(err, 1000, ("budget", "value", "mine", "budget"))
+        H.check(err, 1000, engine.explain, ("budget", "value", "mine", "budget"))
     msg = str(info.value)
     assert "match 1001" in msg and "seat 2" in msg and "'mine'" in msg
     assert "bid 50" in msg and "a bid of 7..31 or a pass" in msg and "lot 6" in msg

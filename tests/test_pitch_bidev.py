@@ -11,7 +11,7 @@ from analysis.bidev import bid_ev
 from analysis.runs import make_rules, policy_arrays, seat_strategies
 from sim.cards import parse_cards
 from sim.errors import BidlabError
-from sim.games.pitch import situation as S
+from sim.games.pitch import rollout as RO
 
 HAND = "AH KH 7H 2H 9C 3D"
 BASE = {"seat": "2", "hand": HAND, "dealer": "3", "bids": "pass,2", "scores": "3,5,0,6"}
@@ -84,7 +84,7 @@ def test_a_bid_that_can_never_be_made_is_never_best():
     rules = make_rules("pitch", None)
     pol, labels = policies(rules)
     for index in range(20):  # the earlier passes replayed, then the candidate
-        assert S.play_rollout(rules, pol, labels, situation, "4", 2, index)["bids"][0] == \
+        assert RO.play_rollout(rules, pol, labels, situation, "4", 2, index)["bids"][0] == \
             [0, 0, 0, 4]
 
 
@@ -104,7 +104,7 @@ def test_hidden_hands_are_dealt_from_the_unseen_cards_uniformly():
     deck = {c for c in range(52)}
     where = Counter()
     for index in range(300):
-        g = S.play_rollout(rules, pol, labels, BASE, "pass", 7, index)
+        g = RO.play_rollout(rules, pol, labels, BASE, "pass", 7, index)
         hands = g["hands"][0]
         assert set(hands[2]) == mine  # the asking seat's hand as given
         cards = [c for h in hands for c in parse_cards(h)]
@@ -127,8 +127,8 @@ def test_candidates_share_the_hidden_cards_and_later_deals():
     early = {**BASE, "scores": "0,0,0,0"}
     seen = 0
     for index in range(30):
-        a = S.play_rollout(rules, pol, labels, early, "pass", 11, index)
-        b = S.play_rollout(rules, pol, labels, early, "bid 4", 11, index)
+        a = RO.play_rollout(rules, pol, labels, early, "pass", 11, index)
+        b = RO.play_rollout(rules, pol, labels, early, "bid 4", 11, index)
         k = min(len(a["hands"]), len(b["hands"]))
         assert a["hands"][:k] == b["hands"][:k]
         seen += k > 1
@@ -140,7 +140,7 @@ def test_the_joker_game_deals_53_cards():
     pol, labels = policies(rules)
     situation = {"hand": "JK AS KS 4S 2D 9H", "scores": "0,0,0"}
     for index in range(40):
-        hands = S.play_rollout(rules, pol, labels, situation, "pass", 1, index)["hands"][0]
+        hands = RO.play_rollout(rules, pol, labels, situation, "pass", 1, index)["hands"][0]
         assert "JK" in hands[0] and sum(len(h) for h in hands) == 18
     r = bid_ev("pitch", situation, rollouts=200, seed=1, rules={"joker": True, "players": 3})
     assert list(r.frame["action"]) == ["pass", "bid 1", "bid 2", "bid 3", "bid 4"]

@@ -19,6 +19,7 @@ import pytest
 
 import bidlab
 import strategies
+from sim import harness as H
 from sim.errors import IllegalActionError, RefereeError, StrategyError
 from sim.games import get_game
 from sim.games.pitch import engine
@@ -260,23 +261,24 @@ def test_referee_rejects_a_card_that_breaks_P7():
 
 def test_referee_accepts_the_reference_and_kernel_traces():
     t = a_trace()
-    assert replay(t)["cards"] == sum(24 for d in t["deals"] if d["pitcher"] is not None)
+    assert replay(t).details["cards"] == sum(24 for d in t["deals"] if d["pitcher"] is not None)
 
 
 # -- errors ---------------------------------------------------------------------------------
 
 def test_kernel_errors_name_game_deal_seat_policy_and_the_legal_actions():
-    err = np.zeros((2, K.ERR_SIZE), np.int64)
-    err[1] = [K.ILLEGAL_CARD, 2, 3, 13, (1 << 0) | (1 << 52), 0, 4]
+    err = H.new_errors(2)
+    # code, seat, deal, step (trick), card, legal mask, trump
+    err[1] = [K.ILLEGAL_CARD, 2, 3, 4, 13, (1 << 0) | (1 << 52), 0]
     with pytest.raises(IllegalActionError, match=r"game 11, deal 3, seat 2, trick 4: play "
                                                  r"policy of 'c' played 2D, which is illegal; "
                                                  r"legal: 2C JK \(rule P7\)"):
-        engine._check(err, 10, ("a", "b", "c", "d"))
-    err[1] = [K.ILLEGAL_BID, 1, 0, 2, 3, 2, 1]
+        H.check(err, 10, engine.explain, ("a", "b", "c", "d"))
+    err[1] = [H.ILLEGAL, 1, 0, 1, 2, 3, 2]  # ..., turn, bid, lowest legal bid, hold at
     with pytest.raises(IllegalActionError, match=r"bid policy of 'b' answered 2, which is "
                                                  r"illegal; legal: a pass \(0\), a bid of 3..4, "
                                                  r"a hold \(-1\) at 2"):
-        engine._check(err, 10, ("a", "b", "c", "d"))
+        H.check(err, 10, engine.explain, ("a", "b", "c", "d"))
 
 
 def test_strategies_name_both_halves_and_bundles():

@@ -16,6 +16,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from sim import harness as H
 from sim.games import get_game
 from sim.games.pitch import kernel as K
 from sim.games.pitch import obs as O
@@ -140,7 +141,7 @@ def test_kernel_public_state_equals_the_reference():
     a = dict(seat_out=np.zeros((1, 5, K.SEAT_COLS), np.int32), win=np.zeros((1, 5)),
              game_out=np.zeros((1, K.GAME_COLS), np.int32),
              deal_out=np.zeros((0, K.DEAL_COLS), np.int32), deal_seat=np.zeros((0, 5, 2), np.int32),
-             err=np.zeros((1, K.ERR_SIZE), np.int64))
+             err=H.new_errors(1))
     no_log = np.empty((0, 1), np.int64)
     K.play_match(np.uint64(6), 3, pack(rules), pol["bid"][0], pol["bid"][1], pol["play"][0],
                  pol["play"][1], 0, NO_FIXED, *scratch, a["seat_out"], a["win"], a["game_out"],

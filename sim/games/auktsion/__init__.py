@@ -4,8 +4,8 @@ from sim.game import Game
 from sim.games.auktsion import rules as _rules
 from sim.games.auktsion.engine import run_chunk
 from sim.games.auktsion.referee import replay
+from sim.games.auktsion.rollout import run_rollouts
 from sim.games.auktsion.situation import HELP as _SITUATION_HELP
-from sim.games.auktsion.situation import run_rollouts
 from sim.games.auktsion.trace import trace
 
 GAME = Game(

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import numba
 import numpy as np
 
+from sim import harness as H
 from sim.cards import RANKS
-from sim.errors import IllegalActionError
 from sim.game import Columns, Policies
 from sim.games.auktsion import kernel as K
 from sim.games.auktsion.rules import pack
@@ -26,28 +25,15 @@ def _arrays(count: int, n: int, deals: int, detail: bool) -> dict[str, np.ndarra
         lot_starter=np.zeros(per_lot, np.int8), lot_buyer=np.full(per_lot, -1, np.int8),
         lot_price=np.full(per_lot, -1, np.int32), lot_value=np.full(per_lot, -1, np.int16),
         lot_calls=np.zeros(per_lot, np.int32),
-        err=np.zeros((count, K.ERR_SIZE), np.int64),
+        err=H.new_errors(count),
     )
 
 
-def _check(err: np.ndarray, start: int, labels: tuple[str, ...]) -> None:
-    bad = np.flatnonzero(err[:, K.ERR_CODE])
-    if bad.size == 0:
-        return
-    m = int(bad[0])
-    code, seat, bid, lo, hi, deal, lot = (int(x) for x in err[m])
-    where = f"match {start + m}, deal {deal}, lot {RANKS[lot]}, seat {seat}"
-    if code == K.TRACE_OVERFLOW:
-        raise IllegalActionError(f"{where}: the trace buffer overflowed")
-    legal = f"a bid of {lo}..{hi} or a pass" if lo <= hi else f"only a pass (smallest bid {lo} > money {hi})"
-    raise IllegalActionError(f"{where}: policy {labels[seat]!r} bid {bid}, which is illegal; "
-                             f"legal: {legal} (rule A8)")
-
-
-def _nullable(values: np.ndarray) -> np.ma.MaskedArray:
-    """-1 marks a missing value; the explicit fill value keeps small dtypes picklable."""
-    flat = values.ravel()
-    return np.ma.array(flat, mask=flat < 0, fill_value=-1)
+def explain(e: H.KernelError, label: str) -> str:
+    legal = (f"a bid of {e.lo}..{e.hi} or a pass" if e.lo <= e.hi
+             else f"only a pass (smallest bid {e.lo} > money {e.hi})")
+    return (f"match {e.index}, deal {e.deal}, lot {RANKS[e.step]}, seat {e.seat}: policy "
+            f"{label!r} bid {e.value}, which is illegal; legal: {legal} (rule A8)")
 
 
 def run_chunk(rules: Rules, policies: Policies, labels: tuple[str, ...], seed: int,
@@ -57,16 +43,15 @@ def run_chunk(rules: Rules, policies: Policies, labels: tuple[str, ...], seed: i
     n, deals = rules.players, rules.deals_per_match
     pids, params = policies["bid"]
     a = _arrays(count, n, deals, detail)
-    n_blocks = min(count, 4 * numba.get_num_threads())
-    K.play_chunk(np.uint64(seed), start, count, n_blocks, R, leftover, pids, params, detail,
+    K.play_chunk(np.uint64(seed), start, count, H.blocks(count), R, leftover, pids, params, detail,
                  a["score"], a["win"], a["spent"], a["money_end"], a["points"], a["bought"],
                  a["deal_money"], a["deal_hand"], a["deal_score"], a["deal_spent"],
                  a["lot_starter"], a["lot_buyer"], a["lot_price"], a["lot_value"],
                  a["lot_calls"], a["err"])
-    _check(a["err"], start, labels)
+    H.check(a["err"], start, explain, labels)
     match = np.arange(start, start + count, dtype=np.int64)
     tables = {"seats": {
-        "match": np.repeat(match, n), "seat": np.tile(np.arange(n, dtype=np.int8), count),
+        **H.match_seat(start, count, n),
         "score": a["score"].ravel(), "win": a["win"].ravel(), "points": a["points"].ravel(),
         "money_spent": a["spent"].ravel(), "money_end": a["money_end"].ravel(),
         "lots_bought": a["bought"].ravel(),
@@ -88,9 +73,9 @@ def run_chunk(rules: Rules, policies: Policies, labels: tuple[str, ...], seed: i
             "rank": np.tile(np.arange(first, 13, dtype=np.int8), count * deals),
             "starter": a["lot_starter"][sl].ravel(),
             # An unsold lot has no buyer, price or buyer's value: nulls in the table.
-            "buyer": _nullable(a["lot_buyer"][sl]),
-            "price": _nullable(a["lot_price"][sl]),
-            "buyer_value": _nullable(a["lot_value"][sl]),
+            "buyer": H.nullable(a["lot_buyer"][sl]),
+            "price": H.nullable(a["lot_price"][sl]),
+            "buyer_value": H.nullable(a["lot_value"][sl]),
             "calls": a["lot_calls"][sl].ravel(),
         }
     return tables
@@ -110,11 +95,11 @@ def play_one(rules: Rules, policies: Policies, labels: tuple[str, ...], seed: in
                             a["bought"], True, a["deal_money"], a["deal_hand"], a["deal_score"],
                             a["deal_spent"], a["lot_starter"], a["lot_buyer"], a["lot_price"],
                             a["lot_value"], a["lot_calls"], a["err"], calls, decks)
-        _check(a["err"], index, labels)
-        return a, calls[:used]
+        H.check(a["err"], index, explain, labels)
+        return a, calls[:used], decks
 
-    # First count the calls, then replay the match recording them in a buffer that size.
-    counted, _ = play(np.empty((0, 2), np.int64), np.empty((0, 52), np.int64))
-    decks = np.full((deals, 52), -1, np.int64)
-    a, calls = play(np.empty((int(counted["lot_calls"].sum()), 2), np.int64), decks)
-    return a, calls, decks
+    def play_recording(n_calls: int | None):
+        decks = np.full((0 if n_calls is None else deals, 52), -1, np.int64)
+        return play(np.empty((n_calls or 0, 2), np.int64), decks)
+
+    return H.record_twice(play_recording, lambda first: int(first[0]["lot_calls"].sum()))

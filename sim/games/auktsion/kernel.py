@@ -7,21 +7,13 @@ logs every call and every deal's cards for the trace.
 This module imports the policy dispatcher from ``strategies.auktsion``: the one place
 where ``sim`` reaches into ``strategies``, because numba must inline the policies into
 the match loop (see ``sim/__init__.py`` for the cache key that keeps this honest).
-
-Every function here, in ``strategies/auktsion.py`` and in ``sim/rng.py`` compiles with
-``error_model="numpy"``: a division is a plain IEEE one, without numba's test for a
-zero divisor and the exception path behind it (no divisor here can be zero: the rules
-are validated, and a policy's division by zero is never the figure it returns). It is
-set on each function on purpose: a function that does not set it inherits the error
-model of whichever caller compiles it first, and the disk cache keeps that, so its
-speed would depend on what ran first. Measured: the kernel 1.1-1.2x faster than with
-numba's default ("python").
+Its numba options (and why) are ``sim/jit.py``'s; no divisor here can be zero: the
+rules are validated, and a policy's division by zero is never the figure it returns.
 """
 
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
 
 from sim.games.auktsion import obs as O
 from sim.games.auktsion.rules import (
@@ -36,27 +28,16 @@ from sim.games.auktsion.rules import (
     R_START_MONEY,
     R_SUIT_POINTS,
 )
+from sim.harness import ERR_CODE, ILLEGAL, OK, TRACE_OVERFLOW, fail
+from sim.jit import jit, prange
 from sim.rng import DEAL_STREAM, seed_stream, shuffle
 from strategies.auktsion import ASK, PASS, ceiling, decide, uses_rng
 
-# Error codes written to ``err[m, ERR_CODE]``.
-OK, ILLEGAL_BID, TRACE_OVERFLOW = 0, 1, 2
-ERR_CODE, ERR_SEAT, ERR_BID, ERR_LO, ERR_HI, ERR_DEAL, ERR_LOT = range(7)
-ERR_SIZE = 7
+# Error records (``sim/harness.py``): ILLEGAL is a bid outside ``lo..hi`` (smallest
+# legal bid .. the bidder's money) that is not a pass; step is the lot's rank.
 
 
-@njit(cache=True, _nrt=False, error_model="numpy")
-def _fail(err, m, code, seat, bid, lo, hi, deal, lot):
-    err[m, ERR_CODE] = code
-    err[m, ERR_SEAT] = seat
-    err[m, ERR_BID] = bid
-    err[m, ERR_LO] = lo
-    err[m, ERR_HI] = hi
-    err[m, ERR_DEAL] = deal
-    err[m, ERR_LOT] = lot
-
-
-@njit(cache=True, _nrt=False, error_model="numpy")
+@jit
 def _deal(R, rng, deck, hands, points, log_decks, d):
     """Shuffle, deal and value the hands into ``hands`` (see ``complete_hands``)."""
     n = R[R_PLAYERS]
@@ -89,7 +70,7 @@ def _deal(R, rng, deck, hands, points, log_decks, d):
     complete_hands(hands, n)
 
 
-@njit(cache=True, _nrt=False, error_model="numpy")
+@jit
 def complete_hands(hands, n):
     """Complete the hand vectors (``obs.py``) of seats ``0..n-1`` from their
     ``HAND_POINTS`` (float64 as the policies read them; whole numbers): ``HAND_REST``
@@ -101,20 +82,20 @@ def complete_hands(hands, n):
             hands[s, O.HAND_REST + r] = above
 
 
-# The kernels below run without numba's reference counting (``_nrt=False``), so array
+# The kernels below run without numba's reference counting (``sim/jit.py``), so array
 # views cost nothing: each policy gets its own rows ``hands[s]``, ``params[s]`` and
 # ``rngs[1 + s]`` (it advances its random stream in place) and the public observation
 # ``o``, in which only ``SEAT`` changes from one seat's question to the next.
 
 
-@njit(cache=True, _nrt=False, error_model="numpy")
+@jit
 def _call(pids, params, rngs, o, hands, s):
     """Seat ``s``'s call (a bid or PASS) from its policy's ``decide``."""
     o[O.SEAT] = s
     return decide(pids[s], o, hands[s], params[s], rngs[1 + s])
 
 
-@njit(cache=True, _nrt=False, error_model="numpy")
+@jit
 def _ceilings(pids, params, rngs, o, hands, money, caps, eff, n):
     """Ask every seat its ceiling for the lot now open (open form) into ``caps``, and
     the most it will bid (ceiling and money) into ``eff``. True if a seat answered ASK
@@ -146,7 +127,7 @@ def _ceilings(pids, params, rngs, o, hands, money, caps, eff, n):
 # form made the whole kernel 1.1x faster than the call-by-call loop it replaced.
 
 
-@njit(cache=True, _nrt=False, error_model="numpy", inline="always")
+@jit(inline=True)
 def _turn_index(n, S, first, j):
     return ((n - 3) * 16 + S) * 16 + first * 4 + j
 
@@ -174,7 +155,7 @@ ROUNDS = np.array([(0, 1 << 33, 1 << 32, 0xAAAAAAAB, 1 << 31)[bin(S).count("1")]
 _OUT = np.int64(1) << 40  # the lowest cap of an empty set
 
 
-@njit(cache=True, _nrt=False, error_model="numpy", inline="always")
+@jit(inline=True)
 def _able(c0, c1, c2, c3, k):
     """(bit set S of the seats with cap >= k, how many, the lowest cap among them)"""
     b0, b1, b2, b3 = np.int64(c0 >= k), np.int64(c1 >= k), np.int64(c2 >= k), np.int64(c3 >= k)
@@ -183,7 +164,7 @@ def _able(c0, c1, c2, c3, k):
     return b0 | b1 << 1 | b2 << 2 | b3 << 3, b0 + b1 + b2 + b3, low
 
 
-@njit(cache=True, _nrt=False, error_model="numpy", inline="always")
+@jit(inline=True)
 def _phase(c0, c1, c2, c3, n, k, t, last, first):
     """One phase from k bids, the last made at call t (0-based) by ``last``, with
     ``first`` next to call; unchanged once fewer than two seats can bid."""
@@ -199,7 +180,7 @@ def _phase(c0, c1, c2, c3, n, k, t, last, first):
     return k, t, last, first
 
 
-@njit(cache=True, _nrt=False, error_model="numpy")
+@jit
 def _ceiling_calls(eff, n, starter, min_bid, min_raise):
     """Open calls (A7-A11) when every seat bids the smallest legal bid while that is at
     most ``eff[s]`` and passes otherwise, as ``_open_calls`` would play them, settled
@@ -229,7 +210,7 @@ NO_CALL = -3
 """No forced call: every seat's policy decides. (A forced call is bid-EV's candidate.)"""
 
 
-@njit(cache=True, _nrt=False, error_model="numpy")
+@jit
 def _open_calls(R, pids, params, rngs, o, hands, money, caps, lot, first, price, high, passes,
                 forced, m, d, err, log_calls, cursor):
     """Open ascending calls (A7-A11) one by one from seat ``first``, the lot standing at
@@ -257,11 +238,11 @@ def _open_calls(R, pids, params, rngs, o, hands, money, caps, lot, first, price,
             o[O.PASSES] = passes
             bid = _call(pids, params, rngs, o, hands, s)
         if bid != PASS and (bid < lo or bid > money[s]):
-            _fail(err, m, ILLEGAL_BID, s, bid, lo, money[s], d, lot)
+            fail(err, m, ILLEGAL, s, d, lot, bid, lo, money[s])
             return -1, 0, calls, cursor
         if tracing:
             if cursor >= log_calls.shape[0]:
-                _fail(err, m, TRACE_OVERFLOW, s, bid, lo, money[s], d, lot)
+                fail(err, m, TRACE_OVERFLOW, s, d, lot, bid, lo, money[s])
                 return -1, 0, calls, cursor
             log_calls[cursor, 0] = s
             log_calls[cursor, 1] = bid
@@ -280,7 +261,7 @@ def _open_calls(R, pids, params, rngs, o, hands, money, caps, lot, first, price,
         s = (s + 1) % n
 
 
-@njit(cache=True, _nrt=False, error_model="numpy")
+@jit
 def _sealed_lot(R, pids, params, rngs, o, hands, money, lot, starter, first, forced, m, d, err,
                 log_calls, cursor):
     """One sealed bid or none per seat (seat ``first`` bids ``forced`` unless it is
@@ -298,11 +279,11 @@ def _sealed_lot(R, pids, params, rngs, o, hands, money, lot, starter, first, for
         else:
             bid = _call(pids, params, rngs, o, hands, s)
         if bid != PASS and (bid < min_bid or bid > money[s]):
-            _fail(err, m, ILLEGAL_BID, s, bid, min_bid, money[s], d, lot)
+            fail(err, m, ILLEGAL, s, d, lot, bid, min_bid, money[s])
             return -1, 0, k, cursor
         if tracing:
             if cursor >= log_calls.shape[0]:
-                _fail(err, m, TRACE_OVERFLOW, s, bid, min_bid, money[s], d, lot)
+                fail(err, m, TRACE_OVERFLOW, s, d, lot, bid, min_bid, money[s])
                 return -1, 0, k, cursor
             log_calls[cursor, 0] = s
             log_calls[cursor, 1] = bid
@@ -313,7 +294,7 @@ def _sealed_lot(R, pids, params, rngs, o, hands, money, lot, starter, first, for
     return buyer, price, n, cursor
 
 
-@njit(cache=True, _nrt=False, error_model="numpy")
+@jit
 def _start_match(R, leftover, o, n):
     o[:] = 0.0
     o[O.PLAYERS] = n
@@ -332,7 +313,7 @@ def _start_match(R, leftover, o, n):
     o[O.MEAN_HAND] = o[O.DECK_POINTS] / o[O.PLAYERS]
 
 
-@njit(cache=True, _nrt=False, error_model="numpy", inline="always")
+@jit(inline=True)
 def _new_deal(R, rngs, o, hands, d, scratch_i, m, detail, deal_money, deal_hand, deal_spent,
               log_decks):
     """Deal ``d`` (A1-A4): cards, coins, an observation with every lot to come.
@@ -363,7 +344,7 @@ def _new_deal(R, rngs, o, hands, d, scratch_i, m, detail, deal_money, deal_hand,
     return dealer
 
 
-@njit(cache=True, _nrt=False, error_model="numpy", inline="always")
+@jit(inline=True)
 def _play_lots(R, pids, params, rngs, o, hands, scratch_i, d, first_lot, last_buyer,
                first, price, high, passes, forced, m, err, spent, bought,
                detail, deal_score, deal_spent, lot_starter, lot_buyer, lot_price, lot_value,
@@ -433,7 +414,7 @@ def _play_lots(R, pids, params, rngs, o, hands, scratch_i, d, first_lot, last_bu
     return cursor
 
 
-@njit(cache=True, _nrt=False, error_model="numpy", inline="always")
+@jit(inline=True)
 def _final_scores(R, leftover, scratch_i, m, score, win, money_end, points):
     """A14, A15: match scores, and the win shared among the highest."""
     money, match_points = scratch_i[2], scratch_i[5]
@@ -452,7 +433,7 @@ def _final_scores(R, leftover, scratch_i, m, score, win, money_end, points):
         win[m, s] = 1.0 / tied if score[m, s] == best else 0.0
 
 
-@njit(cache=True, _nrt=False, error_model="numpy")
+@jit
 def play_matches(seed, index0, lo, hi, R, leftover, pids, params, scratch_i, hands, o, rngs,
                  score, win, spent, money_end, points, bought,
                  detail, deal_money, deal_hand, deal_score, deal_spent,
@@ -484,7 +465,7 @@ def play_matches(seed, index0, lo, hi, R, leftover, pids, params, scratch_i, han
     return cursor
 
 
-@njit(cache=True, _nrt=False, error_model="numpy", inline="always")
+@jit(inline=True)
 def play_match(seed, index, R, leftover, pids, params, m, scratch_i, hands, o, rngs,
                score, win, spent, money_end, points, bought,
                detail, deal_money, deal_hand, deal_score, deal_spent,
@@ -518,7 +499,7 @@ def play_match(seed, index, R, leftover, pids, params, m, scratch_i, hands, o, r
 SCRATCH_ROWS = 7
 
 
-@njit(cache=True, error_model="numpy")
+@jit(nrt=True)
 def new_scratch():
     """Per-thread scratch for ``play_match``."""
     return (np.empty((SCRATCH_ROWS, 52), dtype=np.int64),
@@ -527,7 +508,7 @@ def new_scratch():
             np.empty((O.MAX_PLAYERS + 1, 4), dtype=np.uint64))
 
 
-@njit(cache=True, parallel=True, error_model="numpy")
+@jit(parallel=True)
 def play_chunk(seed, start, count, n_blocks, R, leftover, pids, params, detail,
                score, win, spent, money_end, points, bought,
                deal_money, deal_hand, deal_score, deal_spent,

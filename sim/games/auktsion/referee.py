@@ -17,7 +17,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from sim.referee import TraceReferee
+from sim.referee import Replayed, TraceReferee
 from sim.referee import is_int as _is_int
 
 RANKS = "23456789TJQKA"
@@ -245,7 +245,7 @@ class _Referee(TraceReferee):
         return buyer, price
 
     # -- the match -----------------------------------------------------------------
-    def run(self) -> dict:
+    def run(self) -> Replayed:
         self.check_rules()
         n, rules = self.n, self.rules
         if "strategies" in self.trace and (not isinstance(self.trace["strategies"], list)
@@ -274,15 +274,15 @@ class _Referee(TraceReferee):
         if self.field(self.trace, "winners", "match") != winners:
             raise self.fail("match", f"winners {self.trace['winners']!r}, expected {winners}: "
                                      f"the highest total {best}, ties shared (A15)")
-        return {"totals": totals, "winners": winners, "points": points, "money_end": money,
-                "deals": len(deals), "lots": self.lots_checked, "calls": self.calls_checked}
+        return Replayed(totals, winners, self.calls_checked,
+                        {"points": points, "money_end": money, "deals": len(deals),
+                         "lots": self.lots_checked})
 
 
-def replay(trace: dict) -> dict:
-    """Check an auktsion trace against the rules and re-derive its results.
-
-    Returns ``{"totals", "winners", "points", "money_end", "deals", "lots", "calls"}``
-    (``calls``: the number of calls checked). Raises :class:`~sim.errors.RefereeError`
+def replay(trace: dict) -> Replayed:
+    """Check an auktsion trace against the rules and re-derive its results: the totals
+    (``scores``), the winners, the calls checked (``actions``) and per seat ``points``
+    and ``money_end`` (``details``, with ``deals`` and ``lots``). Raises :class:`~sim.errors.RefereeError`
     naming the deal, lot, call and seat of the first thing that is wrong.
     """
     return _Referee(trace).run()

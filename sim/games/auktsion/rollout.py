@@ -15,14 +15,17 @@ hands of those points (``situation.py``, key ``infer``).
 
 from __future__ import annotations
 
-import numpy as np
-from numba import njit, prange
+from typing import Any
 
+import numpy as np
+
+from sim import harness as H
+from sim.errors import BidlabError
+from sim.game import Rollouts
 from sim.games.auktsion import obs as O
+from sim.games.auktsion.engine import explain
 from sim.games.auktsion.kernel import (
-    ERR_CODE,
     NO_CALL,
-    OK,
     _final_scores,
     _new_deal,
     _play_lots,
@@ -30,14 +33,26 @@ from sim.games.auktsion.kernel import (
     complete_hands,
     new_scratch,
 )
-from sim.games.auktsion.rules import R_DEALS, R_FIRST_DEALER, R_FIRST_RANK, R_PLAYERS, R_SUIT_POINTS
+from sim.games.auktsion.rules import (
+    R_DEALS,
+    R_FIRST_DEALER,
+    R_FIRST_RANK,
+    R_PLAYERS,
+    R_SUIT_POINTS,
+    pack,
+)
+from sim.games.auktsion.situation import action_name, candidates, parse, sampler_arrays
+from sim.harness import ERR_CODE, OK
+from sim.jit import jit, prange
 from sim.rng import DEAL_STREAM, below, seed_stream
+from sim.rules import Rules
 
 TOO_CONSTRAINED = 3
+"""Error code: no deal of the unseen cards is consistent with the situation."""
 MAX_REDRAWS = 100_000
 
 
-@njit(cache=True, _nrt=False, error_model="numpy")
+@jit
 def _sample_hands(R, rng, seat, hand, up_seat, lot_buyer, points_lo, points_hi, dealt, pool,
                   need):
     """Fill dealt[t, r], the points of seat t's rank-r cards, for the deal of the
@@ -88,7 +103,7 @@ def _sample_hands(R, rng, seat, hand, up_seat, lot_buyer, points_lo, points_hi, 
     return False
 
 
-@njit(cache=True, _nrt=False, error_model="numpy")
+@jit
 def _rollout(R, leftover, pids, params, seat, call, deal, lot, price, high, passes,
              money0, scores0, lot_buyer, lot_price, hands, o, rngs, scratch_i, out, err,
              no_calls, no_decks):
@@ -138,7 +153,7 @@ def _rollout(R, leftover, pids, params, seat, call, deal, lot, price, high, pass
     _final_scores(R, leftover, scratch_i, 0, score, win, money_end, points)
 
 
-@njit(cache=True, parallel=True, error_model="numpy")
+@jit(parallel=True)
 def rollouts(seed, count, n_blocks, R, leftover, pids, params, seat, hand, up_seat, lot_buyer,
              lot_price, points_lo, points_hi, money0, scores0, deal, lot, price, high, passes,
              calls, score, win, err):
@@ -183,3 +198,28 @@ def rollouts(seed, count, n_blocks, R, leftover, pids, params, seat, hand, up_se
                     break
                 score[m, c] = out[0][0, seat]
                 win[m, c] = out[1][0, seat]
+
+
+def run_rollouts(rules: Rules, policies, labels: tuple[str, ...], values: dict[str, Any],
+                 given: list[str] | None, seed: int, n: int):
+    """``Game.rollouts`` for auktsion: every candidate call in the situation ``values``,
+    played out ``n`` times."""
+    s = parse(rules, values)
+    calls = np.array(candidates(rules, s, given), np.int64)
+    R, leftover = pack(rules)
+    pids, params = policies["bid"]
+    hand, up_seat, buyer, price, points_lo, points_hi = sampler_arrays(s, rules.players)
+    score = np.zeros((n, len(calls)))
+    win = np.zeros((n, len(calls)))
+    err = H.new_errors(n)
+    rollouts(np.uint64(seed), n, H.blocks(n), R, leftover, pids, params,
+             s.seat, hand, up_seat, buyer, price, points_lo, points_hi,
+             np.array(s.money, np.int64), np.array(s.scores, np.int64), s.deal, s.lot, s.price,
+             s.high_bidder, s.passes, calls, score, win, err)
+    if (err[:, H.ERR_CODE] == TOO_CONSTRAINED).any():
+        raise BidlabError("no deal of the unseen cards is consistent with the situation "
+                          "(check sold= and the face-up cards"
+                          + ("; the hand points the coins tell may be out of reach: check "
+                             "money=, or set infer=no)" if s.points else ")"))
+    H.check(err, 0, explain, labels)
+    return Rollouts([action_name(int(c)) for c in calls], score, win, s.to_json())

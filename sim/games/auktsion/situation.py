@@ -235,33 +235,3 @@ def sampler_arrays(s: Situation, players: int) -> tuple[np.ndarray, ...]:
         up_seat[cards] = b
     points = np.array(s.points or [(0, 10**9)] * players, np.int64)
     return hand, up_seat, buyer, price, points[:, 0].copy(), points[:, 1].copy()
-
-
-def run_rollouts(rules: Rules, policies, labels: tuple[str, ...], values: dict[str, Any],
-                 given: list[str] | None, seed: int, n: int):
-    """``Game.rollouts`` for auktsion: (action names, score, win, situation as JSON)."""
-    import numba
-
-    from sim.games.auktsion import kernel as K
-    from sim.games.auktsion.rollout import TOO_CONSTRAINED, rollouts
-
-    s = parse(rules, values)
-    calls = np.array(candidates(rules, s, given), np.int64)
-    R, leftover = pack(rules)
-    pids, params = policies["bid"]
-    hand, up_seat, buyer, price, points_lo, points_hi = sampler_arrays(s, rules.players)
-    score = np.zeros((n, len(calls)))
-    win = np.zeros((n, len(calls)))
-    err = np.zeros((n, K.ERR_SIZE), np.int64)
-    rollouts(np.uint64(seed), n, min(n, 4 * numba.get_num_threads()), R, leftover, pids, params,
-             s.seat, hand, up_seat, buyer, price, points_lo, points_hi,
-             np.array(s.money, np.int64), np.array(s.scores, np.int64), s.deal, s.lot, s.price,
-             s.high_bidder, s.passes, calls, score, win, err)
-    if (err[:, K.ERR_CODE] == TOO_CONSTRAINED).any():
-        raise BidlabError("no deal of the unseen cards is consistent with the situation "
-                          "(check sold= and the face-up cards"
-                          + ("; the hand points the coins tell may be out of reach: check "
-                             "money=, or set infer=no)" if s.points else ")"))
-    from sim.games.auktsion.engine import _check
-    _check(err, 0, labels)
-    return [action_name(int(c)) for c in calls], score, win, s.to_json()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from sim import harness as H
 from sim.cards import RANKS, format_cards
 from sim.game import Policies
 from sim.games.auktsion.engine import play_one
@@ -49,11 +50,7 @@ def trace(rules: Rules, policies: Policies, labels: tuple[str, ...], seed: int,
     totals = [float(x) for x in a["score"][0]]
     best = max(totals)
     return {
-        "game": "auktsion",
-        "rules": rules.to_json(),
-        "seed": seed,
-        "index": index,
-        "strategies": list(labels),
+        **H.trace_header("auktsion", rules, seed, index, labels),
         "deals": deals,
         "totals": totals,
         "winners": [s for s, t in enumerate(totals) if t == best],

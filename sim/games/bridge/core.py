@@ -9,7 +9,8 @@ code is a higher bid. Hands are 52-bit masks (bit ``c`` = card ``c = suit * 13 +
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+
+from sim.jit import jit
 
 PASS, DOUBLE, REDOUBLE = 0, 1, 2
 FIRST_BID = 3
@@ -27,17 +28,17 @@ IMP_LIMITS = np.array([10, 40, 80, 120, 160, 210, 260, 310, 360, 420, 490, 590, 
 worth at least k + 1 IMPs."""
 
 
-@njit(cache=True, _nrt=False)
+@jit
 def bid_code(level, strain):
     return FIRST_BID + 5 * (level - 1) + strain
 
 
-@njit(cache=True, _nrt=False)
+@jit
 def bid_level(code):
     return (code - FIRST_BID) // 5 + 1
 
 
-@njit(cache=True, _nrt=False)
+@jit
 def bid_strain(code):
     return (code - FIRST_BID) % 5
 
@@ -68,7 +69,7 @@ def parse_call(text: str) -> int:
     raise ValueError(f"cannot read call {text!r}: write P, X, XX or a bid 1C..7N")
 
 
-@njit(cache=True, _nrt=False)
+@jit
 def legal_mask(last_bid, last_bidder, doubled, seat):
     """Bit set of the legal calls (bit ``code``) for ``seat`` (B3, B4). ``last_bid`` is
     the code of the last bid (0: none), ``last_bidder`` its seat, ``doubled`` 0/1/2."""
@@ -84,7 +85,7 @@ def legal_mask(last_bid, last_bidder, doubled, seat):
     return m
 
 
-@njit(cache=True, _nrt=False)
+@jit
 def is_legal(call, last_bid, last_bidder, doubled, seat):
     if call == PASS:
         return True
@@ -98,7 +99,7 @@ def is_legal(call, last_bid, last_bidder, doubled, seat):
     return call == REDOUBLE and doubled == 1 and not opp
 
 
-@njit(cache=True, _nrt=False)
+@jit
 def score(level, strain, doubled, vul, tricks):
     """B10: duplicate score of the declaring side; ``doubled`` 0/1/2, ``vul`` 0/1 (the
     declaring side's), ``tricks`` taken by the declarer. Negative when down."""
@@ -141,7 +142,7 @@ def score(level, strain, doubled, vul, tricks):
     return -pen * doubled                                      # XX: twice the X figure
 
 
-@njit(cache=True, _nrt=False)
+@jit
 def imps(diff):
     """B11: IMPs for a difference of ``diff`` points (signed)."""
     a = abs(diff)
@@ -151,7 +152,7 @@ def imps(diff):
     return k if diff >= 0 else -k
 
 
-@njit(cache=True, _nrt=False)
+@jit
 def popcount(x):
     x = np.int64(x)
     c = 0
@@ -161,12 +162,12 @@ def popcount(x):
     return c
 
 
-@njit(cache=True, _nrt=False)
+@jit
 def suit_length(hand, suit):
     return popcount((np.int64(hand) >> np.int64(13 * suit)) & np.int64(0x1FFF))
 
 
-@njit(cache=True, _nrt=False)
+@jit
 def hcp(hand):
     """High-card points: A 4, K 3, Q 2, J 1."""
     h = np.int64(hand)

@@ -17,11 +17,11 @@ from dataclasses import dataclass, field
 
 import numba
 import numpy as np
-from numba import njit, prange
 
 from sim.errors import BidlabError
 from sim.games.bridge import core as C
 from sim.games.bridge.pbn import parse_hand
+from sim.jit import jit, prange
 from sim.rng import DEAL_STREAM, _below, seed_stream
 
 # Constraint matrix ``K`` (int64, 4 seats x K_COLS).
@@ -104,7 +104,7 @@ def _range(text: str, lo: int, hi: int, item: str) -> tuple[int, int]:
     return r
 
 
-@njit(cache=True, _nrt=False)
+@jit
 def _fits(hand, K, s):
     h = C.hcp(hand)
     if h < K[s, K_HCP_LO] or h > K[s, K_HCP_HI]:
@@ -116,7 +116,7 @@ def _fits(hand, K, s):
     return True
 
 
-@njit(cache=True, _nrt=False)
+@jit
 def _constrained(K, s):
     if K[s, K_HCP_LO] > 0 or K[s, K_HCP_HI] < 37:
         return True
@@ -126,7 +126,7 @@ def _constrained(K, s):
     return False
 
 
-@njit(cache=True, _nrt=False)
+@jit
 def deal_constrained(seed, index, K, order, n_order, state, deck, hands, m, max_tries):
     """Board ``index`` into ``hands[m]``; returns the attempts used (-1: gave up).
     ``order``: the seats to deal, constrained ones first (``n_order`` of them)."""
@@ -170,7 +170,7 @@ def deal_constrained(seed, index, K, order, n_order, state, deck, hands, m, max_
     return -1
 
 
-@njit(cache=True, parallel=True)
+@jit(parallel=True)
 def deal_constrained_chunk(seed, start, count, n_blocks, K, order, n_order, hands, tries,
                            max_tries):
     for b in prange(n_blocks):

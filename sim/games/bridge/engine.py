@@ -11,10 +11,10 @@ full DDS batches on all cores, and ``dd.par`` their par scores and contracts (B1
 
 from __future__ import annotations
 
-import numba
 import numpy as np
 
-from sim.errors import BidlabError, IllegalActionError, StrategyError
+from sim import harness as H
+from sim.errors import BidlabError, StrategyError
 from sim.game import Columns, Policies
 from sim.games.bridge import core as C
 from sim.games.bridge import dd as DD
@@ -30,15 +30,11 @@ NO_ORACLE = np.zeros((0, 4), dtype=np.int64)
 NO_FACTS = np.zeros((0, 2), dtype=np.int64)
 
 
-def blocks(count: int) -> int:
-    return max(1, min(count, 4 * numba.get_num_threads()))
-
-
 def deal(seed: int, start: int, count: int) -> np.ndarray:
     """Hands of boards ``start .. start + count - 1``: int64 ``(count, 4)`` masks."""
     hands = np.zeros((count, 4), dtype=np.int64)
     if count:
-        K.deal_chunk(np.uint64(seed), start, count, blocks(count), hands)
+        K.deal_chunk(np.uint64(seed), start, count, H.blocks(count), hands)
     return hands
 
 
@@ -96,27 +92,19 @@ def _check_policies(policies: Policies) -> None:
         raise StrategyError(f"bridge needs 4 bid policies, got {len(ids)}")
 
 
-def _check(err: np.ndarray, start: int, labels: tuple[str, ...]) -> None:
-    bad = np.flatnonzero(err[:, K.ERR_CODE])
-    if bad.size == 0:
-        return
-    m = int(bad[0])
-    code, seat, value, legal, k = (int(x) for x in err[m])
-    if code == K.NO_DD:
-        raise IllegalActionError(f"board {start + m}: no double-dummy result for declarer "
-                                 f"{seat} in strain {C.STRAINS[value]}")
-    raise illegal_call(f"board {start + m}", labels[seat], str(seat), value, legal, k)
-
-
-def illegal_call(where: str, label: str, seat: str, value: int, legal: int,
-                 k: int) -> IllegalActionError:
-    """The error for call ``k`` (0-based) ``value`` of a bid policy, with the calls
-    that were legal (bit set ``legal``)."""
-    shown = C.call_text(value) if 0 <= value < C.N_CALLS else str(value)
-    allowed = " ".join(C.call_text(c) for c in range(C.N_CALLS) if legal >> c & 1)
-    return IllegalActionError(
-        f"{where}, call {k + 1}: bid policy of {label!r} (seat {seat}) answered {shown}, "
-        f"which is illegal; legal: {allowed} (rules B3, B4)")
+def explain(e: H.KernelError, label: str, where: str | None = None,
+            seat: str | None = None) -> str:
+    """The message of a kernel error record; ``where`` and ``seat`` say where it
+    happened and name the seat (default: the board index and the seat number)."""
+    where = f"board {e.index}" if where is None else where
+    seat = str(e.seat) if seat is None else seat
+    if e.code == K.NO_DD:
+        return (f"{where}: no double-dummy result for declarer {seat} in strain "
+                f"{C.STRAINS[e.value]}")
+    shown = C.call_text(e.value) if 0 <= e.value < C.N_CALLS else str(e.value)
+    allowed = " ".join(C.call_text(c) for c in range(C.N_CALLS) if e.lo >> c & 1)
+    return (f"{where}, call {e.step + 1}: bid policy of {label!r} (seat {seat}) answered "
+            f"{shown}, which is illegal; legal: {allowed} (rules B3, B4)")
 
 
 def auctions(rules: Rules, policies: Policies, labels: tuple[str, ...], seed: int, start: int,
@@ -129,7 +117,7 @@ def auctions(rules: Rules, policies: Policies, labels: tuple[str, ...], seed: in
     ids, params = policies["bid"]
     count = hands.shape[0]
     out = np.zeros((count, K.BOARD_COLS), dtype=np.int32)
-    err = np.zeros((count, K.ERR_SIZE), dtype=np.int64)
+    err = H.new_errors(count)
     ids = np.ascontiguousarray(ids, dtype=np.int64)
     params = np.ascontiguousarray(params, dtype=np.float64)
     R = pack(rules)
@@ -143,9 +131,9 @@ def auctions(rules: Rules, policies: Policies, labels: tuple[str, ...], seed: in
                          calls if log else np.zeros((0, 1), np.int8))
     else:
         calls = None
-        K.auction_chunk(np.uint64(seed), start, count, blocks(count), R, hands, facts, tables,
+        K.auction_chunk(np.uint64(seed), start, count, H.blocks(count), R, hands, facts, tables,
                         par_ns, oracle, ids, params, out, err)
-    _check(err, start, labels)
+    H.check(err, start, explain, labels)
     return out, calls
 
 
@@ -164,8 +152,7 @@ def seat_columns(out: np.ndarray, start: int) -> Columns:
         return np.repeat(np.asarray(x), 4).astype(dtype)
 
     return {
-        "match": np.repeat(np.arange(start, start + count, dtype=np.int64), 4),
-        "seat": np.tile(np.arange(4, dtype=np.int8), count),
+        **H.match_seat(start, count, 4),
         "score": side_score.astype(np.float64),
         "win": np.where(diff > 0, 1.0, np.where(diff == 0, 0.5, 0.0)),
         "imps_vs_par": side_imps.astype(np.float64),

@@ -16,18 +16,19 @@ This module imports the policy dispatcher of ``strategies.bridge``: the one plac
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
 
 from sim.games.bridge import core as C
 from sim.games.bridge import obs as O
 from sim.games.bridge.rules import BOARD_VUL, R_VUL
+from sim.harness import ILLEGAL, fail
+from sim.jit import jit, prange
 from sim.rng import DEAL_STREAM, _below, seed_stream
 from strategies import bridge as SB  # noqa: E402
 
-# Error codes written to ``err[m, ERR_CODE]``.
-OK, ILLEGAL_CALL, NO_DD = 0, 1, 2
-ERR_CODE, ERR_SEAT, ERR_VALUE, ERR_LEGAL, ERR_CALL_NO = range(5)
-ERR_SIZE = 5
+# Error records (``sim/harness.py``). ILLEGAL: call ``value`` (the ``step``-th of the
+# auction, from 0) not in the legal set ``lo`` (a mask of call codes). NO_DD: no
+# double-dummy result for declarer ``seat`` in strain ``value``.
+NO_DD = 3
 
 # Columns of ``board_out`` (int32, boards x BOARD_COLS).
 (B_DEALER, B_VUL, B_LEVEL, B_STRAIN, B_DOUBLED, B_DECLARER, B_TRICKS, B_SCORE_NS, B_PAR_NS,
@@ -35,7 +36,7 @@ ERR_SIZE = 5
 BOARD_COLS = 10
 
 
-@njit(cache=True, _nrt=False)
+@jit
 def deal_board(seed, index, state, deck, hands, m):
     """Deal board ``index`` into ``hands[m, 0..3]`` (52-bit masks)."""
     seed_stream(state, seed, index, DEAL_STREAM)
@@ -54,7 +55,7 @@ def deal_board(seed, index, state, deck, hands, m):
         hands[m, s] = h
 
 
-@njit(cache=True, parallel=True)
+@jit(parallel=True)
 def deal_chunk(seed, start, count, n_blocks, hands):
     for b in prange(n_blocks):
         state = np.zeros(4, dtype=np.uint64)
@@ -63,7 +64,7 @@ def deal_chunk(seed, start, count, n_blocks, hands):
             deal_board(seed, start + m, state, deck, hands, m)
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@jit(inline=True)
 def _facts(facts, m, index, R):
     """(dealer, vulnerability code) of row ``m``: ``facts[m]``, or with no ``facts`` by
     B1 from the board number ``index % 16 + 1`` (and the ``vulnerability`` rule)."""
@@ -73,16 +74,7 @@ def _facts(facts, m, index, R):
     return cycle % 4, (R[R_VUL] if R[R_VUL] >= 0 else BOARD_VUL[cycle])
 
 
-@njit(cache=True, _nrt=False)
-def _fail(err, m, code, seat, value, legal, k):
-    err[m, ERR_CODE] = code
-    err[m, ERR_SEAT] = seat
-    err[m, ERR_VALUE] = value
-    err[m, ERR_LEGAL] = legal
-    err[m, ERR_CALL_NO] = k
-
-
-@njit(cache=True, _nrt=False)
+@jit
 def play_boards(seed, index0, step, lo, hi, R, hands, facts, dd, par_ns, oracle, pids,
                 params, o, rng, orc, first, memo, board_out, err, log_calls, forced):
     """Auctions (and, when ``dd`` has rows, the scores) of rows ``lo .. hi - 1``: row
@@ -112,7 +104,7 @@ def play_boards(seed, index0, step, lo, hi, R, hands, facts, dd, par_ns, oracle,
                    forced)
 
 
-@njit(cache=True, _nrt=False)
+@jit
 def memo_fold(pids, params):
     """Partners who play the same system alike share one memo (see strategies.bridge):
     seat s uses row ``s - 2 * (fold >> s & 1)``, without a branch or a table."""
@@ -120,7 +112,7 @@ def memo_fold(pids, params):
         (np.int64(SB.same_system(pids, params, 1, 3)) << 3)
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@jit(inline=True)
 def _start_auction(o, dealer, vul):
     """The observation of a new auction: no calls yet (B2)."""
     for i in range(o[O.N_CALLS]):
@@ -133,7 +125,7 @@ def _start_auction(o, dealer, vul):
     o[O.DOUBLED] = 0
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@jit(inline=True)
 def _record(o, call, seat):
     """A legal call of ``seat`` into the observation (B3, B4)."""
     k = o[O.N_CALLS]
@@ -149,7 +141,7 @@ def _record(o, call, seat):
         o[O.DOUBLED] = 0
 
 
-@njit(cache=True, _nrt=False)
+@jit
 def makes_calls(hands, calls, check, dealer, vul, pids, params, fold, o, rng, orc, memo):
     """Whether every seat in the bit set ``check`` would have made its calls among
     ``calls`` (from the dealer) holding ``hands[seat]``, its policy asked as in
@@ -175,7 +167,7 @@ def makes_calls(hands, calls, check, dealer, vul, pids, params, fold, o, rng, or
     return True
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@jit(inline=True)
 def play_board(seed, index, R, hands, facts, dd, par_ns, oracle, pids, params, m,
                o, rng, orc, first, memo, fold, board_out, err, log_calls, forced):
     """Board ``index`` in row ``m`` (see ``play_boards``)."""
@@ -206,7 +198,7 @@ def play_board(seed, index, R, hands, facts, dd, par_ns, oracle, pids, params, m
                            memo[seat - 2 * ((fold >> seat) & 1)])
         o[O.HAND] = 0
         if call < 0 or call >= C.N_CALLS or not (legal >> call) & 1:      # B3, B4
-            _fail(err, m, ILLEGAL_CALL, seat, call, legal, k)
+            fail(err, m, ILLEGAL, seat, 0, k, call, legal, 0)
             return
         _record(o, call, seat)
         if log_calls.shape[0] > 0:
@@ -249,7 +241,7 @@ def play_board(seed, index, R, hands, facts, dd, par_ns, oracle, pids, params, m
         return
     tricks = dd[m, declarer, strain]
     if tricks < 0:
-        _fail(err, m, NO_DD, declarer, strain, 0, k)
+        fail(err, m, NO_DD, declarer, 0, k, strain, 0, 0)
         return
     declarer_vul = (vul >> (declarer % 2)) & 1                            # NS bit 0, EW bit 1
     sc = C.score(level, strain, o[O.DOUBLED], declarer_vul, tricks)        # B10
@@ -257,7 +249,7 @@ def play_board(seed, index, R, hands, facts, dd, par_ns, oracle, pids, params, m
     board_out[m, B_SCORE_NS] = sc if declarer % 2 == 0 else -sc           # B11
 
 
-@njit(cache=True)
+@jit(nrt=True)
 def new_scratch():
     """Per-thread scratch for ``play_board``: (o, rng, orc, first, memo)."""
     return (np.zeros(O.SIZE, dtype=np.int64), np.zeros((4, 4), dtype=np.uint64),
@@ -265,7 +257,7 @@ def new_scratch():
             np.zeros((4, SB.MEMO_SIZE), dtype=np.int64))
 
 
-@njit(cache=True, parallel=True)
+@jit(parallel=True)
 def auction_chunk(seed, start, count, n_blocks, R, hands, facts, dd, par_ns, oracle, pids,
                   params, board_out, err):
     """Boards ``start .. start + count - 1`` into rows ``0 .. count - 1``."""
@@ -278,7 +270,7 @@ def auction_chunk(seed, start, count, n_blocks, R, hands, facts, dd, par_ns, ora
                     board_out, err, no_log, no_forced)
 
 
-@njit(cache=True)
+@jit(nrt=True)
 def auction_serial(seed, start, count, R, hands, facts, dd, par_ns, oracle, pids, params,
                    board_out, err, log_calls):
     """Like ``auction_chunk`` on one thread; a non-empty ``log_calls`` (count x

@@ -6,6 +6,8 @@ the rule at the first disagreement."""
 from __future__ import annotations
 
 from sim.errors import RefereeError
+from sim.games.bridge.rules import KEYS as _RULE_KEYS
+from sim.referee import Replayed, TraceReferee, is_int
 
 STRAINS = "CDHSN"
 
@@ -121,66 +123,91 @@ def auction_result(dealer: int, calls: list[str], fail=None):
     return last, doubled, first_bidder[(last[2] % 2, last[1])]
 
 
-def _expected_facts(t: dict, fail) -> tuple[int, str]:
-    """B1: board number index mod 16 + 1, dealer and vulnerability by board number. An
-    imported board (``t["imported"]``: the file's tags, None where absent) keeps the
-    number, dealer and vulnerability its file gave; a fixed vulnerability rule wins."""
-    tags = t.get("imported") or {}
-    board = tags.get("board") or t["index"] % 16 + 1
-    if t["board"] != board:
-        fail("B1", f"board number {t['board']}, expected {board}")
-    rule = t["rules"]["vulnerability"]
-    dealer, vul = board_facts(board, rule)
-    if tags.get("dealer") is not None:
-        dealer = tags["dealer"]
-    if tags.get("vulnerability") is not None and rule == "board":
-        vul = tags["vulnerability"]
-    return dealer, vul
+class _Referee(TraceReferee):
+    game = "bridge"
+
+    def rule(self, rule: str, why: str):
+        raise self.fail("", f"{why} (rule {rule})")
+
+    def expected_facts(self) -> tuple[int, str]:
+        """B1: board number index mod 16 + 1, dealer and vulnerability by board number.
+        An imported board (``imported``: the file's tags, None where absent) keeps the
+        number, dealer and vulnerability its file gave; a fixed vulnerability rule wins."""
+        t = self.trace
+        tags = t.get("imported") or {}
+        board = tags.get("board") or self.field(t, "index", "") % 16 + 1
+        if self.field(t, "board", "") != board:
+            self.rule("B1", f"board number {t['board']}, expected {board}")
+        rule = self.rules_with(tuple(k.name for k in _RULE_KEYS))["vulnerability"]
+        dealer, vul = board_facts(board, rule)
+        if tags.get("dealer") is not None:
+            dealer = tags["dealer"]
+        if tags.get("vulnerability") is not None and rule == "board":
+            vul = tags["vulnerability"]
+        return dealer, vul
+
+    def check_hands(self) -> None:
+        hands = self.field(self.trace, "hands", "")
+        if not isinstance(hands, list) or len(hands) != 4 or not all(
+                isinstance(h, str) and h.count(".") == 3 for h in hands):
+            self.rule("B1", "hands are four PBN hands (S.H.D.C), one per seat from North")
+        if any(len(h.replace(".", "")) != 13 for h in hands):
+            self.rule("B1", "every seat must hold 13 cards")
+        seen = set()
+        for h in hands:
+            for suit, ranks in zip("SHDC", h.split(".")):
+                for r in ranks:
+                    if (suit, r) in seen:
+                        self.rule("B1", f"{r}{suit} dealt twice")
+                    seen.add((suit, r))
+
+    def run(self) -> Replayed:
+        t = self.trace
+        dealer, vul = self.expected_facts()
+        if (dealer, vul) != (self.field(t, "dealer", ""), self.field(t, "vulnerability", "")):
+            self.rule("B1", f"dealer/vulnerability {t['dealer']}/{t['vulnerability']}, "
+                            f"expected {dealer}/{vul}")
+        self.check_hands()
+        auction = self.field(t, "auction", "")
+        if not isinstance(auction, list) or not all(isinstance(c, str) for c in auction):
+            self.rule("B2", "the auction is a list of calls (P, X, XX or a bid like 1N)")
+        result = auction_result(dealer, auction, self.rule)
+        dd = self.field(t, "dd_table", "")
+        if not isinstance(dd, list) or len(dd) != 4 or not all(
+                isinstance(row, list) and len(row) == 5 and all(is_int(x) and 0 <= x <= 13
+                                                                for x in row) for row in dd):
+            self.rule("B9", "dd_table holds four rows (N E S W) of five trick counts 0..13")
+        contract, declarer, score = (self.field(t, k, "")
+                                     for k in ("contract", "declarer", "score_ns"))
+        if result is None:
+            if contract is not None or score != 0 or declarer is not None:
+                self.rule("B5", "a passed-out board has no contract and scores 0")
+        else:
+            last, doubled, expected_declarer = result
+            expected = f"{last[0]}{STRAINS[last[1]]}" + ("", "X", "XX")[doubled]
+            if contract != expected:
+                self.rule("B6", f"contract {contract}, expected {expected}")
+            if declarer != expected_declarer:
+                self.rule("B7", f"declarer {declarer}, expected {expected_declarer}")
+            tricks = dd[declarer][last[1]]
+            if self.field(t, "tricks", "") != tricks:
+                self.rule("B9", f"tricks {t['tricks']}, the double-dummy table says {tricks}")
+            side_vul = vul == "Both" or vul == ("NS" if declarer % 2 == 0 else "EW")
+            s = duplicate_score(last[0], STRAINS[last[1]], doubled, side_vul, tricks)
+            expected_score = s if declarer % 2 == 0 else -s
+            if score != expected_score:
+                self.rule("B10", f"score_ns {score}, expected {expected_score}")
+        side = [score, -score, score, -score]
+        par = self.field(t, "par_ns", "")
+        par_side = [par, -par, par, -par]
+        return Replayed([float(x) for x in side],
+                        [s for s in range(4) if side[s] > par_side[s]], len(auction),
+                        {"contract": contract, "score_ns": score})
 
 
-def replay(t: dict) -> dict:
-    """Check trace ``t``; returns it unchanged when everything agrees."""
-    def fail(rule: str, why: str):
-        raise RefereeError(f"board {t.get('index')}: {why} (rule {rule})")
-
-    dealer, vul = _expected_facts(t, fail)
-    if (dealer, vul) != (t["dealer"], t["vulnerability"]):
-        fail("B1", f"dealer/vulnerability {t['dealer']}/{t['vulnerability']}, expected "
-                   f"{dealer}/{vul}")
-    cards = "".join(h.replace(".", "") for h in t["hands"])
-    if len(cards) != 52 or any(len(h.replace(".", "")) != 13 for h in t["hands"]):
-        fail("B1", "every seat must hold 13 cards")
-    seen = set()
-    for h in t["hands"]:
-        for suit, ranks in zip("SHDC", h.split(".")):
-            for r in ranks:
-                if (suit, r) in seen:
-                    fail("B1", f"{r}{suit} dealt twice")
-                seen.add((suit, r))
-    result = auction_result(dealer, t["auction"], fail)
-    if result is None:
-        last = None
-    else:
-        last, doubled, declarer_seat = result
-    if last is None:
-        if t["contract"] is not None or t["score_ns"] != 0 or t["declarer"] is not None:
-            fail("B5", "a passed-out board has no contract and scores 0")
-    else:
-        contract = f"{last[0]}{STRAINS[last[1]]}" + ("", "X", "XX")[doubled]
-        if t["contract"] != contract:
-            fail("B6", f"contract {t['contract']}, expected {contract}")
-        declarer = declarer_seat
-        if t["declarer"] != declarer:
-            fail("B7", f"declarer {t['declarer']}, expected {declarer}")
-        tricks = t["dd_table"][declarer][last[1]]
-        if t["tricks"] != tricks:
-            fail("B9", f"tricks {t['tricks']}, the double-dummy table says {tricks}")
-        side_vul = vul == "Both" or vul == ("NS" if declarer % 2 == 0 else "EW")
-        s = duplicate_score(last[0], STRAINS[last[1]], doubled, side_vul, tricks)
-        expected = s if declarer % 2 == 0 else -s
-        if t["score_ns"] != expected:
-            fail("B10", f"score_ns {t['score_ns']}, expected {expected}")
-    for seat_row in t["dd_table"]:
-        if len(seat_row) != 5 or not all(0 <= x <= 13 for x in seat_row):
-            fail("B9", "dd_table rows hold five trick counts 0..13")
-    return t
+def replay(t: dict) -> Replayed:
+    """Check bridge trace ``t`` against the rules (B1-B10) and re-derive its result: the
+    seats' side scores, the seats whose side beat par (``winners``) and the calls checked
+    (``actions``). Raises :class:`~sim.errors.RefereeError` naming the rule at the first
+    disagreement."""
+    return _Referee(t).run()

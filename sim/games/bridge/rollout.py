@@ -23,23 +23,25 @@ import os
 from typing import Any
 
 import numpy as np
-from numba import njit, prange
 
+from sim import harness as H
 from sim.errors import BidlabError, IllegalActionError
+from sim.game import Rollouts
 from sim.games.bridge import core as C
 from sim.games.bridge import dd as DD
 from sim.games.bridge import kernel as K
 from sim.games.bridge.deal import deal, deal_constrained, plan
-from sim.games.bridge.engine import NO_DD, NO_ORACLE, NO_PAR, _check_policies, blocks, illegal_call, imps_vec
+from sim.games.bridge.engine import NO_DD, NO_ORACLE, NO_PAR, _check_policies, explain, imps_vec
 from sim.games.bridge.rules import SEAT_NAMES, pack
 from sim.games.bridge.situation import Situation, action_name, candidates, parse
+from sim.jit import jit, prange
 from sim.rules import Rules
 
 MAX_TRIES = 2_000_000
 """Dealing attempts per rollout before the constraints are called impossible."""
 
 
-@njit(cache=True, parallel=True)
+@jit(parallel=True)
 def auctions(seed, board0, count, n_blocks, R, hands, facts, dd, par_ns, oracle, pids,
              params, forced, n_forced, board_out, err):
     """Rollouts ``0 .. count - 1`` of every candidate ``c``: the auction from the forced
@@ -56,7 +58,7 @@ def auctions(seed, board0, count, n_blocks, R, hands, facts, dd, par_ns, oracle,
                               err[c], no_log, forced[c, :n_forced[c]])
 
 
-@njit(cache=True)
+@jit(nrt=True)
 def auction_logged(seed, board0, r, R, hands, facts, dd, par_ns, oracle, pids, params,
                    forced, board_out, err, log_calls):
     """Rollout ``r`` of one candidate (``hands``, ``dd``... hold its row 0), every call
@@ -66,7 +68,7 @@ def auction_logged(seed, board0, r, R, hands, facts, dd, par_ns, oracle, pids, p
                   pids, params, o, rng, orc, first, memo, board_out, err, log_calls, forced)
 
 
-@njit(cache=True)
+@jit(nrt=True)
 def side_scores(board_out, dd, seat, score):
     """``score[r, c]``: the duplicate score (B10) of ``seat``'s side for the contract of
     ``board_out[c, r]`` on the tricks ``dd[r]``; 0 when passed out (B5)."""
@@ -93,16 +95,13 @@ def _forced(s: Situation, calls: list[int]) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _check(err: np.ndarray, actions: list[str], labels: tuple[str, ...]) -> None:
-    bad = np.argwhere(err[:, :, K.ERR_CODE] != K.OK)
+    bad = np.argwhere(err[:, :, H.ERR_CODE] != H.OK)
     if bad.size == 0:
         return
     c, r = (int(x) for x in bad[0])
-    code, seat, value, legal, k = (int(x) for x in err[c, r])
-    if code == K.NO_DD:
-        raise IllegalActionError(f"rollout {r}, candidate {actions[c]}: no double-dummy "
-                                 f"result for declarer {SEAT_NAMES[seat]} in {C.STRAINS[value]}")
-    raise illegal_call(f"rollout {r}, candidate {actions[c]}", labels[seat], SEAT_NAMES[seat],
-                       value, legal, k)
+    e = H.KernelError(r, *(int(x) for x in err[c, r]))
+    raise IllegalActionError(explain(e, labels[e.seat], f"rollout {r}, candidate {actions[c]}",
+                                     SEAT_NAMES[e.seat]))
 
 
 ATTEMPT_STRIDE = 1 << 32
@@ -110,7 +109,7 @@ ATTEMPT_STRIDE = 1 << 32
 ``r + a * ATTEMPT_STRIDE`` (attempt 0 is the deal without that condition)."""
 
 
-@njit(cache=True, parallel=True)
+@jit(parallel=True)
 def deal_matching_chunk(seed, start, count, n_blocks, Kc, order, n_order, calls, check,
                         dealer, vul, pids, params, hands, tries, max_tries):
     """Rollouts ``start .. start + count - 1`` dealt under the constraints ``Kc`` until
@@ -165,7 +164,7 @@ def deal_rollouts(s: Situation, seed: int, start: int, n: int, ids: np.ndarray,
     # every rollout at once
     for lo, hi in ((0, min(n, 1)), (min(n, 1), n)):
         if hi > lo and (tries[:lo] >= 0).all():
-            deal_matching_chunk(np.uint64(seed), start + lo, hi - lo, blocks(hi - lo), *args,
+            deal_matching_chunk(np.uint64(seed), start + lo, hi - lo, H.blocks(hi - lo), *args,
                                 hands[lo:hi], tries[lo:hi], MAX_TRIES)
     if (tries < 0).any():
         names = ", ".join(SEAT_NAMES[t] for t in seats)
@@ -281,8 +280,8 @@ def play(rules: Rules, policies, labels: tuple[str, ...], s: Situation, calls: l
     tables, par_ns, oracle = _oracle(ids, s, hands, progress)
     forced, n_forced = _forced(s, calls)
     board_out = np.zeros((len(calls), n, K.BOARD_COLS), dtype=np.int32)
-    err = np.zeros((len(calls), n, K.ERR_SIZE), dtype=np.int64)
-    auctions(np.uint64(seed), s.board - 1, n, blocks(n), pack(rules), hands, _facts(s, n),
+    err = np.zeros((len(calls), n, H.ERR_SIZE), dtype=np.int64)
+    auctions(np.uint64(seed), s.board - 1, n, H.blocks(n), pack(rules), hands, _facts(s, n),
              tables, par_ns, oracle, ids, params, forced, n_forced, board_out, err)
     _check(err, [action_name(c) for c in calls], labels)
     if tables is NO_DD:  # now that the contracts are known: only their strains
@@ -294,15 +293,16 @@ def play(rules: Rules, policies, labels: tuple[str, ...], s: Situation, calls: l
 
 def run_rollouts(rules: Rules, policies, labels: tuple[str, ...], values: dict[str, Any],
                  given: list[str] | None, seed: int, n: int):
-    """``Game.rollouts`` for bridge: (action names, score, matchpoints, situation as JSON,
-    {"imps": IMPs against the best candidate})."""
+    """``Game.rollouts`` for bridge: every candidate call in the situation ``values``,
+    played out on ``n`` deals; ``win`` is the matchpoint share among the candidates and
+    ``extra["imps"]`` the IMPs against the best candidate."""
     s = parse(rules, values)
     calls = candidates(s, given)
     _, _, _, score = play(rules, policies, labels, s, calls, seed, n)
     situation = s.to_json()
     situation["calls_tell"] = [SEAT_NAMES[t] for t in calls_tell(s, _policy_arrays(policies)[0])]
-    return ([action_name(c) for c in calls], score, matchpoints(score), situation,
-            {"imps": imps_vs_best(score)})
+    return Rollouts([action_name(c) for c in calls], score, matchpoints(score), situation,
+                    {"imps": imps_vs_best(score)})
 
 
 def play_rollout(rules: Rules, policies, labels: tuple[str, ...], values: dict[str, Any],
@@ -318,7 +318,7 @@ def play_rollout(rules: Rules, policies, labels: tuple[str, ...], values: dict[s
     hands = deal_rollouts(s, seed, index, 1, ids, params)
     tables, par_ns, oracle = _oracle(ids, s, hands, None)
     out = np.zeros((1, K.BOARD_COLS), dtype=np.int32)
-    err = np.zeros((1, K.ERR_SIZE), dtype=np.int64)
+    err = H.new_errors(1)
     log = np.zeros((1, C.MAX_AUCTION), dtype=np.int8)
     auction_logged(np.uint64(seed), s.board - 1, index, pack(rules), hands, _facts(s, 1),
                    tables, par_ns, oracle, ids, params, _forced(s, [call])[0][0], out, err, log)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from sim import harness as H
 from sim.game import Policies
 from sim.games.bridge import core as C
 from sim.games.bridge import engine as E
@@ -26,11 +27,7 @@ def trace(rules: Rules, policies: Policies, labels: tuple[str, ...], seed: int,
     row = out[0]
     contract = E.contract_text(row)
     result = {
-        "game": "bridge",
-        "rules": rules.to_json(),
-        "seed": seed,
-        "index": index,
-        "strategies": list(labels),
+        **H.trace_header("bridge", rules, seed, index, labels),
         "board": int(E.board_numbers(index, 1, deals)[0]),
         "dealer": int(row[K.B_DEALER]),
         "vulnerability": VUL_NAMES[int(row[K.B_VUL])],

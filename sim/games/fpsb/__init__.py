@@ -8,7 +8,8 @@ equilibrium bids (n - 1) / n times the value.
 
 from sim.game import Game
 from sim.games.fpsb import rules as _rules
-from sim.games.fpsb.engine import replay, run_chunk, trace
+from sim.games.fpsb.engine import run_chunk, trace
+from sim.games.fpsb.referee import replay
 
 GAME = Game(
     name="fpsb",

@@ -8,16 +8,18 @@ Imports its policy dispatcher from ``strategies.fpsb`` (see the auktsion kernel)
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
 
+from sim.games.fpsb import obs as O
+from sim.harness import ILLEGAL, fail
+from sim.jit import jit, prange
 from sim.rng import DEAL_STREAM, seed_stream, uniform
-from strategies.fpsb import OBS_PLAYERS, OBS_SEAT, OBS_SIZE, OBS_VALUE, decide
+from strategies.fpsb import decide
 
 MAX_PLAYERS = 10
-OK, ILLEGAL_BID = 0, 1
+# Error records (``sim/harness.py``): ILLEGAL is a bid below 0 or not a number.
 
 
-@njit(cache=True, _nrt=False)
+@jit
 def play_match(seed, index, n, pids, params, m, o, p, rngs, value, bid, score, win, err):
     for k in range(n + 1):
         seed_stream(rngs[k], seed, index, DEAL_STREAM + k)
@@ -25,15 +27,14 @@ def play_match(seed, index, n, pids, params, m, o, p, rngs, value, bid, score, w
         value[m, s] = uniform(rngs[DEAL_STREAM])
     best = -1.0
     for s in range(n):                                   # F2: one sealed bid each
-        o[OBS_SEAT] = s
-        o[OBS_PLAYERS] = n
-        o[OBS_VALUE] = value[m, s]
+        o[O.SEAT] = s
+        o[O.PLAYERS] = n
+        o[O.VALUE] = value[m, s]
         for j in range(params.shape[1]):
             p[j] = params[s, j]
         b = decide(pids[s], o, p, rngs[1 + s])
         if not (b >= 0.0):  # also catches NaN
-            err[m, 0] = ILLEGAL_BID
-            err[m, 1] = s
+            fail(err, m, ILLEGAL, s, 0, 0, 0, 0, 0)
             return
         bid[m, s] = b
         best = max(best, b)
@@ -50,10 +51,10 @@ def play_match(seed, index, n, pids, params, m, o, p, rngs, value, bid, score, w
             score[m, s] = 0.0
 
 
-@njit(cache=True, parallel=True)
+@jit(parallel=True)
 def play_chunk(seed, start, count, n_blocks, n, pids, params, value, bid, score, win, err):
     for b in prange(n_blocks):
-        o = np.empty(OBS_SIZE, dtype=np.float64)
+        o = np.empty(O.SIZE, dtype=np.float64)
         p = np.empty(max(1, params.shape[1]), dtype=np.float64)
         rngs = np.empty((MAX_PLAYERS + 1, 4), dtype=np.uint64)
         for m in range(b * count // n_blocks, (b + 1) * count // n_blocks):

@@ -6,9 +6,9 @@ from sim.game import Game
 from sim.games.pitch import rules as _rules
 from sim.games.pitch.engine import run_chunk
 from sim.games.pitch.referee import replay
+from sim.games.pitch.rollout import run_rollouts
 from sim.games.pitch.situation import HELP as _SITUATION_HELP
 from sim.games.pitch.situation import METRIC as _BIDEV_METRIC
-from sim.games.pitch.situation import run_rollouts
 from sim.games.pitch.trace import trace
 
 GAME = Game(

@@ -11,10 +11,10 @@ P15) and the end of the game (P16, P17). Arrays are passed whole with an offset
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from sim import tricks as T
 from sim.cards import JOKER
+from sim.jit import jit
 
 N_POINTS = 5
 HIGH, LOW, JACK, JOKER_POINT, GAME = range(N_POINTS)
@@ -27,13 +27,13 @@ GAME_POINTS = np.array([0, 0, 0, 0, 0, 0, 0, 0, 10, 1, 2, 3, 4], dtype=np.int64)
 """Card points for game (P13) by rank 2..A: T 10, J 1, Q 2, K 3, A 4."""
 
 
-@njit(cache=True, _nrt=False)
+@jit
 def legal(hand, led, trump):
     """P7: the cards of ``hand`` that may be played; ``led`` -1 when leading."""
     return T.legal_cards(hand, led, trump, T.FOLLOW_OR_TRUMP)
 
 
-@njit(cache=True, _nrt=False)
+@jit
 def trump_of_lead(card):
     """P6: the suit of the pitcher's first card is trump; the joker makes spades trump."""
     if card == JOKER:
@@ -45,7 +45,7 @@ _TENS, _JACKS, _QUEENS, _KINGS, _ACES = (sum(1 << (13 * s + r) for s in range(4)
                                         for r in (8, 9, 10, 11, 12))
 
 
-@njit(cache=True, _nrt=False)
+@jit
 def game_count(mask):
     """P13: card points of the cards in ``mask`` (five popcounts; the same as
     ``tricks.count_by_rank(mask, GAME_POINTS)``)."""
@@ -55,7 +55,7 @@ def game_count(mask):
             + 4 * T.count(m & np.int64(_ACES)))
 
 
-@njit(cache=True, _nrt=False)
+@jit
 def owner(masks, m0, n, card):
     """The seat ``s`` with ``card`` in ``masks[m0 + s]``; -1 if none."""
     b = np.int64(1) << np.int64(card)
@@ -65,7 +65,7 @@ def owner(masks, m0, n, card):
     return np.int64(-1)
 
 
-@njit(cache=True, _nrt=False)
+@jit
 def score_deal(dealt, d0, won, w0, n, trump, low_captured, tie_pitcher, pitcher, owners, o0):
     """P9-P13: who scores high, low, jack, joker and game, written to
     ``owners[o0 + HIGH ..]`` (-1: nobody). ``dealt[d0 + s]`` is seat ``s``'s hand as
@@ -109,7 +109,7 @@ def score_deal(dealt, d0, won, w0, n, trump, low_captured, tie_pitcher, pitcher,
     owners[o0 + GAME] = who
 
 
-@njit(cache=True, _nrt=False)
+@jit
 def settle(owners, o0, n, pitcher, contract, out, p0, d0):
     """P14: ``out[p0 + s]`` = the points seat ``s`` won in the deal; ``out[d0 + s]`` =
     what it adds to its score (the pitcher: his points if at least his contract, else
@@ -128,7 +128,7 @@ def settle(owners, o0, n, pitcher, contract, out, p0, d0):
     return made
 
 
-@njit(cache=True, _nrt=False)
+@jit
 def game_winner(before, b0, delta, d0, owners, o0, n, pitcher, contract, made, target,
                 smudge):
     """P15-P17: the winner after a deal, or -1 if the game goes on. ``before[b0 + s]``

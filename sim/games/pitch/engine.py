@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import numba
 import numpy as np
 
+from sim import harness as H
 from sim.cards import format_card
-from sim.errors import IllegalActionError, StrategyError
+from sim.errors import StrategyError
 from sim.game import Columns, Policies
 from sim.games.pitch import kernel as K
 from sim.games.pitch import obs as O
@@ -30,29 +30,20 @@ def _check_policies(policies: Policies, n: int) -> None:
             raise StrategyError(f"pitch with {n} players needs {n} {d} policies, got {len(ids)}")
 
 
-def _check(err: np.ndarray, start: int, labels: tuple[str, ...]) -> None:
-    bad = np.flatnonzero(err[:, K.ERR_CODE])
-    if bad.size == 0:
-        return
-    m = int(bad[0])
-    code, seat, deal, value, legal, high, extra = (int(x) for x in err[m])
-    where = f"game {start + m}, deal {deal}, seat {seat}"
-    if code == K.TRACE_OVERFLOW:
-        raise IllegalActionError(f"{where}: the trace buffer overflowed")
-    if code == K.ILLEGAL_BID:
+def explain(e: H.KernelError, label: str) -> str:
+    where = f"game {e.index}, deal {e.deal}, seat {e.seat}"
+    if e.code == H.ILLEGAL:
         allowed = ["a pass (0)"]
-        if legal <= 4:
-            allowed.append(f"a bid of {legal}..4")
-        if extra:
-            allowed.append(f"a hold ({O.HOLD}) at {high}")
-        raise IllegalActionError(
-            f"{where}: bid policy of {labels[seat]!r} answered {value}, which is illegal; "
-            f"legal: {', '.join(allowed)} (rules P2, P3)")
-    cards = " ".join(format_card(c) for c in range(53) if legal >> c & 1)
-    shown = format_card(value) if 0 <= value <= 52 else str(value)
-    raise IllegalActionError(
-        f"{where}, trick {extra}: play policy of {labels[seat]!r} played {shown}, which is "
-        f"illegal; legal: {cards} (rule P7)")
+        if e.lo <= 4:
+            allowed.append(f"a bid of {e.lo}..4")
+        if e.hi >= 0:
+            allowed.append(f"a hold ({O.HOLD}) at {e.hi}")
+        return (f"{where}: bid policy of {label!r} answered {e.value}, which is illegal; "
+                f"legal: {', '.join(allowed)} (rules P2, P3)")
+    cards = " ".join(format_card(c) for c in range(53) if e.lo >> c & 1)
+    shown = format_card(e.value) if 0 <= e.value <= 52 else str(e.value)
+    return (f"{where}, trick {e.step}: play policy of {label!r} played {shown}, which is "
+            f"illegal; legal: {cards} (rule P7)")
 
 
 def _fixed(fixed: np.ndarray | None, n: int) -> np.ndarray:
@@ -76,9 +67,8 @@ def _play(rules: Rules, policies: Policies, seed: int, start: int, count: int, d
              game_out=np.zeros((count, K.GAME_COLS), np.int32),
              deal_out=np.zeros((rows, K.DEAL_COLS), np.int32),
              deal_seat=np.zeros((rows, n, 2), np.int32),
-             err=np.zeros((count, K.ERR_SIZE), np.int64))
-    n_blocks = max(1, min(count, 4 * numba.get_num_threads()))
-    K.play_chunk(np.uint64(seed), start, count, n_blocks, R,
+             err=H.new_errors(count))
+    K.play_chunk(np.uint64(seed), start, count, H.blocks(count), R,
                  np.ascontiguousarray(bid_ids, dtype=np.int64),
                  np.ascontiguousarray(bid_params, dtype=np.float64),
                  np.ascontiguousarray(play_ids, dtype=np.int64),
@@ -102,7 +92,7 @@ def run_chunk(rules: Rules, policies: Policies, labels: tuple[str, ...], seed: i
     cap = min(rules.max_deals, DEAL_ROWS)
     doff = np.arange(count + 1, dtype=np.int64) * cap if detail else np.zeros(count + 1, np.int64)
     a = _play(rules, policies, seed, start, count, detail, doff, fx)
-    _check(a["err"], start, labels)
+    H.check(a["err"], start, explain, labels)
     deals = a["game_out"][:, K.G_DEALS].astype(np.int64)
     if detail and deals.max(initial=0) > cap:        # a long game: play again with room
         doff = np.concatenate([[0], np.cumsum(deals)]).astype(np.int64)
@@ -110,7 +100,7 @@ def run_chunk(rules: Rules, policies: Policies, labels: tuple[str, ...], seed: i
     match = np.arange(start, start + count, dtype=np.int64)
     so = a["seat_out"]
     seats = {
-        "match": np.repeat(match, n), "seat": np.tile(np.arange(n, dtype=np.int8), count),
+        **H.match_seat(start, count, n),
         "score": so[:, :, K.S_SCORE].ravel(), "win": a["win"].ravel(),
         "points": so[:, :, K.S_POINTS].ravel(),
         "deals": np.repeat(a["game_out"][:, K.G_DEALS], n),
@@ -143,9 +133,6 @@ def _deal_table(a: dict, doff: np.ndarray, deals: np.ndarray, match: np.ndarray,
     def per_deal(col, dtype=np.int8):
         return np.repeat(do[:, col], n).astype(dtype)
 
-    def nullable(values):
-        return np.ma.array(values, mask=values < 0, fill_value=-1)
-
     pitcher = per_deal(K.D_PITCHER)
     redeal = pitcher < 0
     made = per_deal(K.D_MADE)
@@ -154,12 +141,12 @@ def _deal_table(a: dict, doff: np.ndarray, deals: np.ndarray, match: np.ndarray,
         "deal": np.repeat(deal_no, n).astype(np.int32),
         "seat": seat,
         "dealer": per_deal(K.D_DEALER),
-        "pitcher": nullable(pitcher),
+        "pitcher": H.nullable(pitcher),
         "contract": np.ma.array(per_deal(K.D_CONTRACT), mask=redeal, fill_value=-1),
         "made": np.ma.array(made == 1, mask=made < 0),
         "hold": per_deal(K.D_HOLD).astype(bool),
         "stuck": per_deal(K.D_STUCK).astype(bool),
-        "trump": nullable(per_deal(K.D_TRUMP)),
+        "trump": H.nullable(per_deal(K.D_TRUMP)),
     }
     for i, name in enumerate(("high", "low", "jack", "joker", "game")):
         out[name] = np.repeat(do[:, K.D_OWNERS + i], n) == seat
@@ -188,7 +175,7 @@ def play_one(rules: Rules, policies: Policies, labels: tuple[str, ...], seed: in
                  game_out=np.zeros((1, K.GAME_COLS), np.int32),
                  deal_out=np.zeros((deals, K.DEAL_COLS), np.int32),
                  deal_seat=np.zeros((deals, n, 2), np.int32),
-                 err=np.zeros((1, K.ERR_SIZE), np.int64))
+                 err=H.new_errors(1))
         logs = dict(hands=np.zeros((deals, n), np.int64),
                     bids=np.full((deals, n), O.NOT_YET, np.int64),
                     cards=np.full((deals, 6 * n), -1, np.int64),
@@ -201,9 +188,8 @@ def play_one(rules: Rules, policies: Policies, labels: tuple[str, ...], seed: in
                      a["seat_out"], a["win"], a["game_out"], deals > 0,
                      np.array([0, deals], np.int64), a["deal_out"], a["deal_seat"], a["err"],
                      logs["hands"], logs["bids"], logs["cards"], logs["tricks"])
-        _check(a["err"], index, labels)
+        H.check(a["err"], index, explain, labels)
         return a, logs
 
-    # First count the deals, then replay the game recording them in buffers that size.
-    counted, _ = play(0)
-    return play(int(counted["game_out"][0, K.G_DEALS]))
+    return H.record_twice(lambda deals: play(deals or 0),
+                          lambda first: int(first[0]["game_out"][0, K.G_DEALS]))

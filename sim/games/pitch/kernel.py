@@ -22,7 +22,6 @@ cards left; rows past ``fixed.shape[0]`` are dealt normally.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
 
 from sim import tricks as T
 from sim.games.pitch import core as C
@@ -42,6 +41,8 @@ from sim.games.pitch.rules import (
     R_TARGET,
     R_TIE_PITCHER,
 )
+from sim.harness import ERR_CODE, ILLEGAL, OK, TRACE_OVERFLOW, fail
+from sim.jit import jit, prange
 from sim.rng import DEAL_STREAM, below, seed_stream
 
 # A module import, resolved by numba when it compiles: importing ``strategies.pitch``
@@ -50,10 +51,10 @@ from strategies import pitch as SP  # noqa: E402
 
 PASS, HOLD = O.PASS, O.HOLD
 
-# Error codes written to ``err[m, ERR_CODE]``.
-OK, ILLEGAL_BID, ILLEGAL_CARD, TRACE_OVERFLOW = 0, 1, 2, 3
-ERR_CODE, ERR_SEAT, ERR_DEAL, ERR_VALUE, ERR_LEGAL, ERR_HIGH, ERR_TRICK = range(7)
-ERR_SIZE = 7
+# Error records (``sim/harness.py``). ILLEGAL: a bid that is not a pass, not a hold
+# allowed at ``hi`` (-1: no hold allowed) and not ``lo..4``. ILLEGAL_CARD: card
+# ``value`` not in the legal set ``lo`` (a mask) at trick ``step``; ``hi`` is the trump.
+ILLEGAL_CARD = 3
 
 # Columns of ``seat_out`` (int32, games x seats x SEAT_COLS).
 S_SCORE, S_POINTS, S_SETS = 0, 1, 2
@@ -84,18 +85,7 @@ I_FORCED = I_DECK + 56      # calls forced on the first deal played (bid-EV), sp
 I_SIZE = I_FORCED + MAX_PLAYERS
 
 
-@njit(cache=True, _nrt=False)
-def _fail(err, m, code, seat, deal, value, legal, high, trick):
-    err[m, ERR_CODE] = code
-    err[m, ERR_SEAT] = seat
-    err[m, ERR_DEAL] = deal
-    err[m, ERR_VALUE] = value
-    err[m, ERR_LEGAL] = legal
-    err[m, ERR_HIGH] = high
-    err[m, ERR_TRICK] = trick
-
-
-@njit(cache=True, _nrt=False)
+@jit
 def _deal(R, rng, si, fixed, d):
     """P1: six cards each into ``si[I_HANDS + s]`` (masks) and ``si[I_DEALT + s]``."""
     n = R[R_PLAYERS]
@@ -131,7 +121,7 @@ def _deal(R, rng, si, fixed, d):
         si[I_DEALT + s] = hand
 
 
-@njit(cache=True, _nrt=False)
+@jit
 def _start_game(R, o):
     for i in range(o.shape[0]):
         o[i] = 0
@@ -147,7 +137,7 @@ def _start_game(R, o):
     o[O.DECK] = np.int64(T.DECK52) | (np.int64(T.JOKER_BIT) if R[R_JOKER] else np.int64(0))
 
 
-@njit(cache=True, _nrt=False)
+@jit
 def _start_deal(o, n, d, dealer, si):
     o[O.DEAL] = d
     o[O.DEALER] = dealer
@@ -175,7 +165,7 @@ def _start_deal(o, n, d, dealer, si):
         si[I_WON + s] = 0
 
 
-@njit(cache=True, _nrt=False)
+@jit
 def _show(o, p, rng, si, params, rngs, s):
     """Prepare seat ``s``'s question: its number and own hand into the observation, its
     parameters and random state into scratch vectors (no array views in the hot loop)."""
@@ -187,7 +177,7 @@ def _show(o, p, rng, si, params, rngs, s):
         rng[j] = rngs[1 + s, j]
 
 
-@njit(cache=True, _nrt=False)
+@jit
 def _keep_rng(o, rng, rngs, s):
     for j in range(4):
         rngs[1 + s, j] = rng[j]
@@ -195,7 +185,7 @@ def _keep_rng(o, rng, rngs, s):
     o[O.LEGAL] = 0
 
 
-@njit(cache=True, _nrt=False)
+@jit
 def _ask_bid(pid, o, p, rng, si, params, rngs, s):
     _show(o, p, rng, si, params, rngs, s)
     b = SP.bid(pid, o, p, rng)
@@ -203,7 +193,7 @@ def _ask_bid(pid, o, p, rng, si, params, rngs, s):
     return b
 
 
-@njit(cache=True, _nrt=False)
+@jit
 def _ask_card(pid, o, p, rng, work, si, params, rngs, s, legal):
     _show(o, p, rng, si, params, rngs, s)
     o[O.LEGAL] = legal
@@ -212,7 +202,7 @@ def _ask_card(pid, o, p, rng, work, si, params, rngs, s, legal):
     return c
 
 
-@njit(cache=True, _nrt=False)
+@jit
 def _bidding(R, o, p, rng, work, si, bid_pids, bid_params, rngs, m, d, dealer, err,
              log_bids, n_forced):
     """P2-P5. Returns (pitcher or -1 for a redeal, contract, held, stuck). The first
@@ -232,8 +222,7 @@ def _bidding(R, o, p, rng, work, si, bid_pids, bid_params, rngs, m, d, dealer, e
         hold_ok = s == dealer and R[R_DEALER_HOLD] != 0 and 0 < high < 4
         ok = b == PASS or (b == HOLD and hold_ok) or (min_bid <= b <= 4 and b > high)
         if not ok:
-            _fail(err, m, ILLEGAL_BID, s, d, b, max(min_bid, high + 1), high,
-                  1 if hold_ok else 0)
+            fail(err, m, ILLEGAL, s, d, k, b, max(min_bid, high + 1), high if hold_ok else -1)
             return -1, 0, False, False
         if log_bids.shape[0] > 0:
             log_bids[d, k] = b
@@ -254,7 +243,7 @@ def _bidding(R, o, p, rng, work, si, bid_pids, bid_params, rngs, m, d, dealer, e
     return -1, 0, False, False
 
 
-@njit(cache=True, _nrt=False)
+@jit
 def _tricks(R, o, p, rng, work, si, play_pids, play_params, rngs, m, d, pitcher, err,
             log_cards, log_tricks):
     """P6-P8: six tricks, the pitcher leading the first. Returns the trump suit, or -1
@@ -281,7 +270,7 @@ def _tricks(R, o, p, rng, work, si, play_pids, play_params, rngs, m, d, pitcher,
             else:
                 c = _ask_card(play_pids[s], o, p, rng, work, si, play_params, rngs, s, legal)
                 if c < 0 or c > 52 or not legal & (np.int64(1) << c):
-                    _fail(err, m, ILLEGAL_CARD, s, d, c, legal, trump, t)
+                    fail(err, m, ILLEGAL_CARD, s, d, t, c, legal, trump)
                     return np.int64(-1)
             b = np.int64(1) << c
             si[I_HANDS + s] = hand & ~b
@@ -322,7 +311,7 @@ def _tricks(R, o, p, rng, work, si, play_pids, play_params, rngs, m, d, pitcher,
     return trump
 
 
-@njit(cache=True, _nrt=False)
+@jit
 def play_match(seed, index, R, bid_pids, bid_params, play_pids, play_params, m, fixed,
                o, p, rng, rngs, work, si,
                seat_out, win, game_out, detail, doff, deal_out, deal_seat,
@@ -345,7 +334,7 @@ def play_match(seed, index, R, bid_pids, bid_params, play_pids, play_params, m, 
               log_tricks)
 
 
-@njit(cache=True, _nrt=False)
+@jit
 def play_game(seed, index, R, bid_pids, bid_params, play_pids, play_params, m, fixed,
               first_deal, first_dealer, n_forced, o, p, rng, rngs, work, si,
               seat_out, win, game_out, detail, doff, deal_out, deal_seat,
@@ -377,7 +366,7 @@ def play_game(seed, index, R, bid_pids, bid_params, play_pids, play_params, m, f
         _deal(R, rngs[DEAL_STREAM], si, fixed, d)
         if log_hands.shape[0] > 0:
             if d >= log_hands.shape[0]:
-                _fail(err, m, TRACE_OVERFLOW, -1, d, 0, 0, 0, 0)
+                fail(err, m, TRACE_OVERFLOW, 0, d, 0, 0, 0, 0)
                 return
             for s in range(n):
                 log_hands[d, s] = si[I_DEALT + s]
@@ -446,7 +435,7 @@ def play_game(seed, index, R, bid_pids, bid_params, play_pids, play_params, m, f
     game_out[m, G_REDEALS] = redeals
 
 
-@njit(cache=True)
+@jit(nrt=True)
 def new_scratch(n_params):
     """Per-thread scratch for ``play_match``: (o, p, rng, rngs, work, si)."""
     return (np.zeros(O.SIZE, dtype=np.int64),
@@ -457,7 +446,7 @@ def new_scratch(n_params):
             np.zeros(I_SIZE, dtype=np.int64))
 
 
-@njit(cache=True, parallel=True)
+@jit(parallel=True)
 def play_chunk(seed, start, count, n_blocks, R, bid_pids, bid_params, play_pids, play_params,
                fixed, seat_out, win, game_out, detail, doff, deal_out, deal_seat, err):
     """Play games ``start .. start + count - 1`` into rows ``0 .. count - 1``.

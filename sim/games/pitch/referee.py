@@ -15,7 +15,7 @@ machinery or the policies, so a bug there cannot hide itself here.
 
 from __future__ import annotations
 
-from sim.referee import TraceReferee
+from sim.referee import Replayed, TraceReferee
 from sim.referee import is_int as _is_int
 
 RANKS = "23456789TJQKA"
@@ -248,7 +248,7 @@ class _Referee(TraceReferee):
         raise self.fail("", "no player reached the target by P17's count")  # cannot happen
 
     # -- the game ------------------------------------------------------------------
-    def run(self) -> dict:
+    def run(self) -> Replayed:
         self.check_rules()
         n, rules = self.n, self.rules
         deals = self.field(self.trace, "deals", "")
@@ -327,15 +327,16 @@ class _Referee(TraceReferee):
                                 f"has {len(deals)} deals (redeals count)")
         if "scores" in self.trace and self.trace["scores"] != scores:
             raise self.fail("", f"scores {self.trace['scores']!r}, expected {scores}")
-        return {"winner": winner, "scores": scores, "deals": len(deals), "redeals": redeals,
-                "calls": self.calls_checked, "cards": self.cards_checked}
+        return Replayed(scores, [] if winner is None else [winner],
+                        self.calls_checked + self.cards_checked,
+                        {"deals": len(deals), "redeals": redeals, "calls": self.calls_checked,
+                         "cards": self.cards_checked})
 
 
-def replay(trace: dict) -> dict:
-    """Check a pitch trace against the rules and re-derive its results.
-
-    Returns ``{"winner", "scores", "deals", "redeals", "calls", "cards"}`` (``cards``:
-    the number of cards checked). Raises :class:`~sim.errors.RefereeError` naming the
+def replay(trace: dict) -> Replayed:
+    """Check a pitch trace against the rules and re-derive its results: the scores, the
+    winner (none on a draw), the calls and cards checked (``actions``; ``details`` has
+    each, with ``deals`` and ``redeals``). Raises :class:`~sim.errors.RefereeError` naming the
     deal, trick, seat and rule of the first thing that is wrong.
     """
     return _Referee(trace).run()

@@ -15,14 +15,23 @@ numbers). Not conditioned on: what the earlier bids suggest about the bidders' h
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
-from numba import njit, prange
 
+from sim import harness as H
+from sim.game import Rollouts
 from sim.games.pitch import kernel as K
-from sim.games.pitch.rules import MAX_PLAYERS, R_PLAYERS
+from sim.games.pitch.engine import _check_policies, explain
+from sim.games.pitch.obs import NOT_YET
+from sim.games.pitch.rules import MAX_PLAYERS, R_PLAYERS, pack
+from sim.games.pitch.situation import _policy_arrays, _prepare, action_name
+from sim.games.pitch.trace import mask_cards
+from sim.jit import jit, prange
+from sim.rules import Rules
 
 
-@njit(cache=True, _nrt=False)
+@jit
 def _setup(si, n, scores0, forced, n_before, call):
     """The game state before the candidate call: the scores before the deal, the bids
     already made and the candidate call as the deal's first forced calls."""
@@ -33,7 +42,7 @@ def _setup(si, n, scores0, forced, n_before, call):
     si[K.I_FORCED + n_before] = call
 
 
-@njit(cache=True, parallel=True)
+@jit(parallel=True)
 def rollouts(seed, count, n_blocks, R, bid_pids, bid_params, play_pids, play_params, seat,
              fixed, first_deal, dealer, scores0, forced, n_before, calls, score, win, err):
     """Rollouts ``0 .. count - 1`` of every candidate call in ``calls`` (``PASS``, a bid
@@ -52,7 +61,7 @@ def rollouts(seed, count, n_blocks, R, bid_pids, bid_params, play_pids, play_par
         deal_out = np.zeros((0, K.DEAL_COLS), dtype=np.int32)
         deal_seat = np.zeros((0, MAX_PLAYERS, 2), dtype=np.int32)
         doff = np.zeros(2, dtype=np.int64)
-        err1 = np.zeros((1, K.ERR_SIZE), dtype=np.int64)
+        err1 = np.zeros((1, H.ERR_SIZE), dtype=np.int64)
         no_log = np.empty((0, 1), dtype=np.int64)
         for r in range(b * count // n_blocks, (b + 1) * count // n_blocks):
             for c in range(calls.shape[0]):
@@ -61,10 +70,69 @@ def rollouts(seed, count, n_blocks, R, bid_pids, bid_params, play_pids, play_par
                             fixed, first_deal, dealer, n_before + 1, o, p, rng, rngs, work,
                             si, seat_out, win1, game_out, False, doff, deal_out, deal_seat,
                             err1, no_log, no_log, no_log, no_log)
-                if err1[0, K.ERR_CODE] != K.OK:
-                    for j in range(K.ERR_SIZE):
+                if err1[0, H.ERR_CODE] != H.OK:
+                    for j in range(H.ERR_SIZE):
                         err[r, j] = err1[0, j]
                     break
                 score[r, c] = seat_out[0, seat, K.S_SCORE]
                 win[r, c] = win1[0, seat]
 
+
+def run_rollouts(rules: Rules, policies, labels: tuple[str, ...], values: dict[str, Any],
+                 given: list[str] | None, seed: int, n: int):
+    """``Game.rollouts`` for pitch: every candidate call in the situation ``values``,
+    played out ``n`` times."""
+    _check_policies(policies, rules.players)
+    s, calls, fixed, forced = _prepare(rules, values, given)
+    score = np.zeros((n, len(calls)))
+    win = np.zeros((n, len(calls)))
+    err = H.new_errors(n)
+    rollouts(np.uint64(seed), n, H.blocks(n), pack(rules),
+             *_policy_arrays(policies), s.seat, fixed, s.deal, s.dealer,
+             np.array(s.scores, np.int64), forced, len(s.bids), calls, score, win, err)
+    H.check(err, 0, explain, labels)
+    return Rollouts([action_name(int(c)) for c in calls], score, win, s.to_json(rules.players))
+
+
+def play_rollout(rules: Rules, policies, labels: tuple[str, ...], values: dict[str, Any],
+                 action: str, seed: int, index: int) -> dict[str, Any]:
+    """Rollout ``index`` of one candidate ``action``, recorded: the same game that
+    :func:`run_rollouts` plays for it. Returns ``hands`` (per deal played, each seat's
+    cards as dealt), ``bids`` (per deal, the calls in speaking order: 0 pass, -1 hold),
+    ``score`` and ``win`` of the asking seat, ``deals`` (the deal number the game
+    ended after, counting from 1)."""
+    _check_policies(policies, rules.players)
+    s, calls, fixed, forced = _prepare(rules, values, [action])
+    n = rules.players
+    R = pack(rules)
+    arrays = _policy_arrays(policies)
+    o, p, rng, rngs, work, si = K.new_scratch(max(arrays[1].shape[1], arrays[3].shape[1]))
+
+    def play(rows: int | None):
+        rows = rows or 0
+        seat_out = np.zeros((1, n, K.SEAT_COLS), np.int32)
+        win = np.zeros((1, n))
+        game_out = np.zeros((1, K.GAME_COLS), np.int32)
+        err = H.new_errors(1)
+        logs = dict(hands=np.zeros((rows, n), np.int64),
+                    bids=np.full((rows, n), NOT_YET, np.int64),
+                    cards=np.full((rows, 6 * n), -1, np.int64),
+                    tricks=np.full((rows, 6), -1, np.int64))
+        if rows == 0:
+            logs = {k: np.empty((0, 1), np.int64) for k in logs}
+        _setup(si, n, np.array(s.scores, np.int64), forced, len(s.bids), calls[0])
+        K.play_game(np.uint64(seed), index, R, *arrays, 0, fixed, s.deal, s.dealer,
+                    len(s.bids) + 1, o, p, rng, rngs, work, si, seat_out, win, game_out,
+                    False, np.zeros(2, np.int64), np.zeros((0, K.DEAL_COLS), np.int32),
+                    np.zeros((0, n, 2), np.int32), err, logs["hands"], logs["bids"],
+                    logs["cards"], logs["tricks"])
+        H.check(err, index, explain, labels)
+        return seat_out, win, game_out, logs
+
+    seat_out, win, game_out, logs = H.record_twice(play, lambda first: int(first[2][0, K.G_DEALS]))
+    deals = int(game_out[0, K.G_DEALS])
+    return {"hands": [[mask_cards(logs["hands"][d, t]) for t in range(n)]
+                      for d in range(s.deal, deals)],
+            "bids": [logs["bids"][d].tolist() for d in range(s.deal, deals)],
+            "score": int(seat_out[0, s.seat, K.S_SCORE]), "win": float(win[0, s.seat]),
+            "deals": deals}

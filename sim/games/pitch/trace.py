@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from sim import harness as H
 from sim.cards import SUITS, format_card
 from sim.game import Policies
 from sim.games.pitch import kernel as K
@@ -63,11 +64,7 @@ def trace(rules: Rules, policies: Policies, labels: tuple[str, ...], seed: int,
         deals.append(deal)
     winner = int(a["game_out"][0, K.G_WINNER])
     return {
-        "game": "pitch",
-        "rules": rules.to_json(),
-        "seed": seed,
-        "index": index,
-        "strategies": list(labels),
+        **H.trace_header("pitch", rules, seed, index, labels),
         "deals": deals,
         "winner": winner if winner >= 0 else None,
         "deals_played": int(a["game_out"][0, K.G_DEALS]),

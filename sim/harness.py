@@ -1,0 +1,112 @@
+"""What every game's engine shares: the kernel's error records, the parallel block
+count, the match and seat columns of the tables, and the header of a trace.
+
+Error records: a kernel gets ``err``, an int64 array of ``count x ERR_SIZE``, zeros,
+and marks a match that went wrong with :func:`fail` (the first wrong match stops the
+chunk). Columns: what went wrong (``code``), the seat, and where and what: deal, step
+(lot, call or trick), the action taken and two figures of what was legal (a range
+``lo..hi`` or a bit set in ``lo``), as each game documents at its codes. The Python
+side, :func:`check`, turns the first record into an :class:`IllegalActionError` that
+names the match, the seat, the policy and the legal actions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import NamedTuple
+
+import numba
+import numpy as np
+
+from sim.errors import IllegalActionError
+from sim.jit import jit
+from sim.rules import Rules
+
+ERR_CODE, ERR_SEAT, ERR_DEAL, ERR_STEP, ERR_VALUE, ERR_LO, ERR_HI = range(7)
+ERR_SIZE = 7
+
+OK = 0
+TRACE_OVERFLOW = 1
+"""A trace buffer too small for what the match played (a bug, not a user's error)."""
+ILLEGAL = 2
+"""A policy's action that the rules do not allow; games number further codes from 3."""
+
+
+@jit
+def fail(err, m, code, seat, deal, step, value, lo, hi):
+    """Record what went wrong in match row ``m``."""
+    err[m, ERR_CODE] = code
+    err[m, ERR_SEAT] = seat
+    err[m, ERR_DEAL] = deal
+    err[m, ERR_STEP] = step
+    err[m, ERR_VALUE] = value
+    err[m, ERR_LO] = lo
+    err[m, ERR_HI] = hi
+
+
+def new_errors(count: int) -> np.ndarray:
+    return np.zeros((count, ERR_SIZE), np.int64)
+
+
+class KernelError(NamedTuple):
+    """One error record, read back: ``index`` is the match's index in the run."""
+
+    index: int
+    code: int
+    seat: int
+    deal: int
+    step: int
+    value: int
+    lo: int
+    hi: int
+
+
+Explain = Callable[[KernelError, str], str]
+"""``(record, policy label) -> message`` for a game's own codes (``ILLEGAL`` and up)."""
+
+
+def check(err: np.ndarray, start: int, explain: Explain, labels: tuple[str, ...]) -> None:
+    """Raise the error of the first match of the chunk that went wrong, if any."""
+    bad = np.flatnonzero(err[:, ERR_CODE])
+    if bad.size == 0:
+        return
+    m = int(bad[0])
+    e = KernelError(start + m, *(int(x) for x in err[m]))
+    if e.code == TRACE_OVERFLOW:
+        raise IllegalActionError(f"match {e.index}, seat {e.seat}: the trace buffer "
+                                 f"overflowed (a bug in bidlab: please report it)")
+    raise IllegalActionError(explain(e, labels[e.seat]))
+
+
+def blocks(count: int) -> int:
+    """Blocks a chunk of ``count`` matches is split into for ``prange``: a few per
+    thread, so that uneven matches even out; which block plays a match never changes
+    its result."""
+    return max(1, min(count, 4 * numba.get_num_threads()))
+
+
+def match_seat(start: int, count: int, n_seats: int) -> dict[str, np.ndarray]:
+    """The ``match`` and ``seat`` columns of a table with one row per match and seat."""
+    return {"match": np.repeat(np.arange(start, start + count, dtype=np.int64), n_seats),
+            "seat": np.tile(np.arange(n_seats, dtype=np.int8), count)}
+
+
+def nullable(values: np.ndarray) -> np.ma.MaskedArray:
+    """A column in which -1 marks a missing value (null in the table); the explicit fill
+    value keeps small dtypes picklable."""
+    flat = np.asarray(values).ravel()
+    return np.ma.array(flat, mask=flat < 0, fill_value=-1)
+
+
+def trace_header(game: str, rules: Rules, seed: int, index: int,
+                 labels: tuple[str, ...]) -> dict:
+    """The fields every trace starts with: ``game, rules, seed, index, strategies``."""
+    return {"game": game, "rules": rules.to_json(), "seed": seed, "index": index,
+            "strategies": list(labels)}
+
+
+def record_twice(play: Callable[[int | None], tuple], size: Callable[[tuple], int]) -> tuple:
+    """Play a match to count what its trace needs (``play(None)``: record nothing), then
+    again recording it in buffers of exactly that size (``play(size(first))``): the
+    kernel never allocates, and a match is the same on both plays."""
+    return play(size(play(None)))
