@@ -1,4 +1,5 @@
-"""The generic report sections and the per-game context they share.
+"""The generic report sections, the ones every game gets (a game's own sections live
+in its spec, ``reports/games/<game>.py``), and the per-game context they share.
 
 A section builder takes a :class:`Context` and returns a
 :class:`reports.document.Section` (or None when the game lacks what the section
@@ -9,7 +10,6 @@ figure and table was made from (Parquet) and every run's provenance.
 from __future__ import annotations
 
 import hashlib
-import math
 import time
 from collections.abc import Callable
 from typing import Any
@@ -165,8 +165,8 @@ def rules_section(ctx: Context) -> Section:
     rows = []
     for key in ctx.g.rule_keys:
         value, default = used[key.name], defaults[key.name]
-        rows.append({"key": key.name, "value": _show(value),
-                     "default": _show(default) + ("" if value == default else " (changed)"),
+        rows.append({"key": key.name, "value": W.value(value),
+                     "default": W.value(default) + ("" if value == default else " (changed)"),
                      "rule": key.rule, "meaning": key.doc})
     frame = pd.DataFrame(rows)
     changed = [f"{r['key']}={r['value']}" for r in rows if r["default"].endswith("(changed)")]
@@ -180,22 +180,12 @@ def rules_section(ctx: Context) -> Section:
     return s
 
 
-def _show(v: Any) -> str:
-    if isinstance(v, bool):
-        return str(v).lower()
-    if isinstance(v, float) and v.is_integer():
-        return str(int(v))
-    if isinstance(v, (tuple, list)):
-        return ",".join(map(str, v))
-    return str(v)
-
-
 def _params_text(entry: dict[str, Any]) -> list[tuple[str, str]]:
     out = []
     for decision, choice in entry.items():
         if decision in ("seat", "label"):
             continue
-        params = ", ".join(f"{k}={_show(v)}" for k, v in choice["params"].items()) or "none"
+        params = ", ".join(f"{k}={W.value(v)}" for k, v in choice["params"].items()) or "none"
         out.append((f"{decision}: {choice['policy']}", params))
     return out
 
@@ -387,138 +377,6 @@ def seats_section(ctx: Context) -> Section:
                                                                   unit=ctx.spec.score_unit),
                      "Seat advantage in match score with 95% intervals", stem))
     return s
-
-
-def money_section(ctx: Context) -> Section | None:
-    deals = ctx.table("deals")
-    if deals is None or not {"money_start", "spent"} <= set(deals.columns):
-        return None
-    s = Section("money", "Money flow")
-    mf = T.money_flow(deals)
-    stem = ctx.keep("money_flow", mf)
-    get = mf.set_index(["deal", "quantity"])["mean"]
-    first, last = int(mf["deal"].min()), int(mf["deal"].max())
-    m0, s0 = get[(first, "money_start")], get[(first, "spent")]
-    mL, sL, eL = get[(last, "money_start")], get[(last, "spent")], get[(last, "money_end")]
-    run = ctx.run("table")
-    s.text(f"{run.completed:,} matches with {ctx.default_label} in every seat; coins per player, "
-           f"seats pooled within a match.")
-    if last > first:
-        s.reading(W.sentence(
-            f"players start the first deal with {W.num(m0, 1)} coins on average and spend "
-            f"{W.num(s0, 1)} of them ({W.share(s0 / m0 if m0 else math.nan, 0)}); in the last "
-            f"deal they start with {W.num(mL, 1)} and spend {W.num(sL, 1)} "
-            f"({W.share(sL / mL if mL else math.nan, 0)}), and {W.num(eL, 1)} coins per player "
-            f"are left when the match ends"))
-    else:
-        s.reading(W.sentence(f"players start with {W.num(m0, 1)} coins on average, spend "
-                             f"{W.num(s0, 1)} and keep {W.num(eL, 1)}"))
-    shown = pd.DataFrame({"deal": [str(d + 1) for d in sorted(mf["deal"].unique())]})
-    for q in ("money_start", "spent", "money_end"):
-        part = mf[mf["quantity"] == q].sort_values("deal")
-        shown[F.QUANTITY_LABELS[q]] = W.intervals(part["mean"], part["ci_low"], part["ci_high"])
-    s.add(Table(shown, "Coins per player by deal of the match: mean [95% CI]", stem))
-    s.add(ctx.figure("money_flow", lambda ax: F.money_flow_lines(mf, ax=ax),
-                     "Money over the deals of a match (mean, 95% band)", stem))
-    lots = ctx.table("lots")
-    if lots is not None and {"deal", "rank", "price"} <= set(lots.columns):
-        mbl = D.money_by_lot(lots, ctx.spec.rank_labels)
-        lstem = ctx.keep("money_by_lot", mbl)
-        dear = mbl.loc[mbl["mean"].idxmax()]
-        first_deal = mbl[mbl["deal"] == mbl["deal"].min()]
-        dear0 = first_deal.loc[first_deal["mean"].idxmax()]
-        lab = "label" if "label" in mbl.columns else "rank"
-        s.reading(W.sentence(
-            f"the dearest lot is lot {dear[lab]} of deal {int(dear['deal']) + 1}, at "
-            f"{W.estimate(dear['mean'], dear['ci_low'], dear['ci_high'], unit=' coins on average')}"
-            + ("" if dear0.name == dear.name else
-               f"; in the first deal the dearest is lot {dear0[lab]}, at "
-               f"{W.estimate(dear0['mean'], dear0['ci_low'], dear0['ci_high'], unit=' coins')}")))
-        s.add(ctx.figure("money_by_lot", lambda ax: F.money_by_lot_lines(mbl, ax=ax),
-                         "Coins paid per lot (unsold = 0), one line per deal of the match", lstem))
-    return s
-
-
-def prices_section(ctx: Context) -> Section | None:
-    lots = ctx.table("lots")
-    if lots is None or not {"rank", "price", "buyer_value", "calls"} <= set(lots.columns):
-        return None
-    s = Section("prices", "Prices: what a lot costs and what it is worth")
-    lp = T.lot_prices(lots, ctx.spec.rank_labels)
-    stem = ctx.keep("lot_prices", lp)
-    pv = T.price_vs_value(lots)
-    pstem = ctx.keep("price_vs_value", pv)
-    lab = "label" if "label" in lp.columns else "rank"
-    cheap, dear = lp.loc[lp["price"].idxmin()], lp.loc[lp["price"].idxmax()]
-    unsold = 1 - float(lots["price"].notna().mean())
-    s.reading(W.sentence(
-        f"sold lots cost from {W.num(cheap['price'], 1)} coins on average (lot {cheap[lab]}) to "
-        f"{W.num(dear['price'], 1)} (lot {dear[lab]}); "
-        + ("every lot is sold" if unsold == 0 else f"{W.share(unsold)} of lots go unsold")))
-    if len(pv) >= 2:
-        w = np.sqrt(pv["matches"].to_numpy(float))
-        slope = float(np.polyfit(pv["buyer_value"].to_numpy(float), pv["mean"].to_numpy(float), 1,
-                                 w=w)[0])
-        s.reading(W.sentence(
-            f"across buyers, each extra point a buyer lays face up goes with "
-            f"{W.num(slope, 2, True)} coins of price on average (a least-squares line through "
-            f"the points of the figure): the more points a buyer lays face up, the "
-            + ("more" if slope > 0 else "less") + " he pays on average"))
-    shown = pd.DataFrame({
-        "lot": lp[lab].astype(str),
-        "mean price [95% CI]": W.intervals(lp["price"], lp["price_lo"], lp["price_hi"]),
-        "median (quartiles)": [f"{W.num(r.price_median, 1)} ({W.num(r.price_q1, 1)}-{W.num(r.price_q3, 1)})"
-                               for r in lp.itertuples()],
-        "sold": lp["sold_share"].map(lambda v: W.share(v)),
-        "buyer's points": lp["buyer_value"].map(lambda v: W.num(v, 2)),
-        "calls per lot": lp["calls"].map(lambda v: W.num(v, 1))})
-    s.add(Table(shown, "Per lot: price of sold lots, share sold, value to the buyer, calls", stem))
-    s.add(ctx.figure("lot_prices", lambda ax: F.lot_price_bars(lp, ax=ax),
-                     "Price by lot: mean with 95% interval, median and quartiles", stem))
-    s.add(ctx.figure("price_vs_value", lambda ax: F.price_value_line(pv, ax=ax),
-                     "Mean price against the points the buyer lays face up (95% band; marker "
-                     "area: matches with such a purchase)", pstem))
-    return s
-
-
-def contracts_section(ctx: Context) -> Section | None:
-    """Made rate by contract, for any detail table with ``contract`` and ``made``."""
-    for name in ctx.g.tables:
-        if name == "seats":
-            continue
-        frame = ctx.table(name)
-        if frame is None or not {"match", "contract", "made"} <= set(frame.columns):
-            continue
-        rows = frame.dropna(subset=["contract", "made"])
-        if "pitcher" in rows.columns and "seat" in rows.columns:  # one row per deal: the maker's
-            rows = rows[rows["seat"] == rows["pitcher"]]
-        if rows.empty:
-            return None
-        rows = rows.assign(made=rows["made"].astype(float))
-        made = T.clustered_means(rows, "contract", "made")
-        counts = rows.groupby("contract").size()
-        made["share"] = [counts[c] / counts.sum() for c in made["contract"]]
-        stem = ctx.keep("contracts", made)
-        s = Section("contracts", "Contracts")
-        top = made.loc[made["share"].idxmax()]
-        s.reading(W.sentence(
-            f"the commonest contract is {_show(top['contract'])} ({W.share(top['share'])} of all "
-            f"contracts), made {W.estimate(top['mean'], top['ci_low'], top['ci_high'], 100, '%')} "
-            f"of the time"))
-        shown = pd.DataFrame({"contract": made["contract"].map(_show),
-                              "share of contracts": made["share"].map(W.share),
-                              "made, % [95% CI]": W.intervals(made["mean"],
-                                                              made["ci_low"].clip(0, 1),
-                                                              made["ci_high"].clip(0, 1), 100)})
-        s.add(Table(shown, "Contracts: how often each is played and made", stem))
-        s.add(ctx.figure("contracts", lambda ax, made=made: F.interval_bars(
-            [f"contract {_show(c)}" for c in made["contract"]], 100 * made["mean"],
-            100 * made["ci_low"].clip(0, 1), 100 * made["ci_high"].clip(0, 1),
-            colors=["#0072B2"] * len(made), ax=ax,
-            title="Contracts made", xlabel="% made (95% CI)", value_format="{:.1f}%"),
-            "Share of contracts made, by contract, with 95% intervals", stem))
-        return s
-    return None
 
 
 def tuning_section(ctx: Context) -> Section | None:
@@ -828,10 +686,8 @@ def variants_section(ctx: Context) -> Section:
 
 GENERIC_BUILDERS: dict[str, Callable[[Context], Section | None]] = {
     "rules": rules_section, "strategies": strategies_section, "equity": equity_section,
-    "scores": scores_section, "seats": seats_section, "money": money_section,
-    "prices": prices_section, "contracts": contracts_section, "tuning": tuning_section,
-    "bidev": bidev_section,
-    "variants": variants_section,
+    "scores": scores_section, "seats": seats_section, "tuning": tuning_section,
+    "bidev": bidev_section, "variants": variants_section,
 }
 
 

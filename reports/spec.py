@@ -13,10 +13,21 @@ from dataclasses import dataclass
 from dataclasses import field as _field
 from typing import Any
 
-GENERIC_SECTIONS = ("rules", "strategies", "equity", "scores", "seats", "money", "prices",
-                    "contracts", "tuning", "bidev", "variants")
-"""Section ids in report order; a section whose data the game lacks leaves itself out
-(money, prices, contracts, tuning) or says what is missing (bidev, variants)."""
+from reports.text import value
+
+GENERIC_SECTIONS = ("rules", "strategies", "equity", "scores", "seats", "tuning", "bidev",
+                    "variants")
+"""The sections every game gets (:mod:`reports.sections`), in report order; ``tuning``
+leaves itself out without a ``Tuning``, ``bidev`` and ``variants`` say what is missing.
+A game's own sections (auktsion's money flow and prices, pitch's contracts and house
+rules, fpsb's equilibrium) live in its spec: ``extra``, placed by ``sections``."""
+
+
+def insert_sections(after: str, ids: tuple[str, ...],
+                    base: tuple[str, ...] = GENERIC_SECTIONS) -> tuple[str, ...]:
+    """``base`` with a game's own section ``ids`` right after ``after``."""
+    i = base.index(after) + 1
+    return (*base[:i], *ids, *base[i:])
 
 
 @dataclass(frozen=True)
@@ -28,7 +39,7 @@ class Variant:
 
     @property
     def label(self) -> str:
-        return ",".join(f"{k}={_show(v)}" for k, v in self.rules.items()) or "default"
+        return ",".join(f"{k}={value(v)}" for k, v in self.rules.items()) or "default"
 
 
 @dataclass(frozen=True)
@@ -84,18 +95,8 @@ class GameSpec:
     extra: Mapping[str, Callable[..., Any]] = _field(default_factory=dict)
     """Game-specific section builders by id (``build(ctx) -> Section | None``), placed
     where ``sections`` names them; an id here also overrides a generic builder."""
-    rank_labels: str | None = None
-    """Lot labels by rank number, for per-lot tables (auktsion: ``"23456789TJQKA"``)."""
     score_unit: str = "points"
     generic: bool = False
-
-
-def _show(v: Any) -> str:
-    if isinstance(v, bool):
-        return str(v).lower()
-    if isinstance(v, float) and v.is_integer():
-        return str(int(v))
-    return str(v)
 
 
 def generic_variants(game: str, limit: int = 3) -> tuple[Variant, ...]:

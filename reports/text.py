@@ -116,6 +116,18 @@ def change(subject: str, diff: float, low: float, high: float, *, unit: str, sca
             f"{num(a, places)} to {num(b, places)}{ptxt})")
 
 
+def value(v) -> str:
+    """A rule or parameter value as written on the command line: ``true``, ``2`` (not
+    ``2.0``), ``4,3,2,1``."""
+    if isinstance(v, bool):
+        return str(v).lower()
+    if isinstance(v, float) and v.is_integer():
+        return str(int(v))
+    if isinstance(v, (tuple, list)):
+        return ",".join(map(str, v))
+    return str(v)
+
+
 def share(x: float, places: int = 1) -> str:
     return f"{100 * x:.{places}f}%"
 

@@ -287,6 +287,25 @@ def test_bridge_report_situations_are_real_auctions():
     assert "calls" not in opening.state
 
 
+def test_sections_module_holds_only_the_generic_sections():
+    """reports.sections builds what every game gets; a game's own sections are in its spec,
+    in the order the report had them."""
+    from reports.games import spec_for
+    from reports.sections import GENERIC_BUILDERS
+    from reports.spec import GENERIC_SECTIONS
+
+    assert tuple(GENERIC_BUILDERS) == GENERIC_SECTIONS
+    own = {"auktsion": ("money", "prices"), "pitch": ("contracts", "house"),
+           "fpsb": ("equilibrium",), "bridge": ()}
+    for game, ids in own.items():
+        spec = spec_for(game)
+        assert tuple(spec.extra) == ids and not set(ids) & set(GENERIC_SECTIONS), game
+    assert spec_for("auktsion").sections == ("rules", "strategies", "equity", "scores", "seats",
+                                             "money", "prices", "tuning", "bidev", "variants")
+    assert spec_for("pitch").sections == ("rules", "strategies", "equity", "scores", "seats",
+                                          "contracts", "tuning", "bidev", "variants", "house")
+
+
 def test_a_game_without_a_spec_gets_the_generic_sections(tmp_path):
     r = build_report(["fpsb"], n=1024, out=tmp_path, specs={"fpsb": generic_spec("fpsb")},
                      progress=False, strict=True)

@@ -1,12 +1,21 @@
 """auktsion's report: a field of four strategies, money flow and lot prices from the
-default table, bid-EV at three moments of a real match, and the house variants players
-argue about."""
+default table (auktsion's own sections, ``money`` and ``prices``), bid-EV at three
+moments of a real match, and the house variants players argue about.
+
+The sections import what they draw with when they run, so that reading the spec stays
+cheap."""
 
 from __future__ import annotations
 
-from reports.spec import GameSpec, Situation, Tuning, Variant
+from typing import TYPE_CHECKING
+
+from reports.spec import GameSpec, Situation, Tuning, Variant, insert_sections
+
+if TYPE_CHECKING:
+    from reports.document import Section
 
 RANKS = "23456789TJQKA"
+"""Lot labels by rank number, for the per-lot tables."""
 
 # (deal: 0 = first, -1 = last; lot rank; title)
 MOMENTS = (
@@ -99,6 +108,112 @@ def situations(ctx) -> list[Situation]:
     return out
 
 
+def money_section(ctx) -> Section:
+    """Coins over the deals of a match (the ``deals`` table) and coins paid per lot
+    (the ``lots`` table), with the default strategy in every seat."""
+    import math
+
+    import pandas as pd
+
+    from analysis import tables as T
+    from reports import data as D
+    from reports import figures as F
+    from reports import text as W
+    from reports.document import Section, Table
+
+    deals = ctx.table("deals")
+    s = Section("money", "Money flow")
+    mf = T.money_flow(deals)
+    stem = ctx.keep("money_flow", mf)
+    get = mf.set_index(["deal", "quantity"])["mean"]
+    first, last = int(mf["deal"].min()), int(mf["deal"].max())
+    m0, s0 = get[(first, "money_start")], get[(first, "spent")]
+    mL, sL, eL = get[(last, "money_start")], get[(last, "spent")], get[(last, "money_end")]
+    run = ctx.run("table")
+    s.text(f"{run.completed:,} matches with {ctx.default_label} in every seat; coins per player, "
+           f"seats pooled within a match.")
+    if last > first:
+        s.reading(W.sentence(
+            f"players start the first deal with {W.num(m0, 1)} coins on average and spend "
+            f"{W.num(s0, 1)} of them ({W.share(s0 / m0 if m0 else math.nan, 0)}); in the last "
+            f"deal they start with {W.num(mL, 1)} and spend {W.num(sL, 1)} "
+            f"({W.share(sL / mL if mL else math.nan, 0)}), and {W.num(eL, 1)} coins per player "
+            f"are left when the match ends"))
+    else:
+        s.reading(W.sentence(f"players start with {W.num(m0, 1)} coins on average, spend "
+                             f"{W.num(s0, 1)} and keep {W.num(eL, 1)}"))
+    shown = pd.DataFrame({"deal": [str(d + 1) for d in sorted(mf["deal"].unique())]})
+    for q in ("money_start", "spent", "money_end"):
+        part = mf[mf["quantity"] == q].sort_values("deal")
+        shown[F.QUANTITY_LABELS[q]] = W.intervals(part["mean"], part["ci_low"], part["ci_high"])
+    s.add(Table(shown, "Coins per player by deal of the match: mean [95% CI]", stem))
+    s.add(ctx.figure("money_flow", lambda ax: F.money_flow_lines(mf, ax=ax),
+                     "Money over the deals of a match (mean, 95% band)", stem))
+    mbl = D.money_by_lot(ctx.table("lots"), RANKS)
+    lstem = ctx.keep("money_by_lot", mbl)
+    dear = mbl.loc[mbl["mean"].idxmax()]
+    first_deal = mbl[mbl["deal"] == mbl["deal"].min()]
+    dear0 = first_deal.loc[first_deal["mean"].idxmax()]
+    s.reading(W.sentence(
+        f"the dearest lot is lot {dear['label']} of deal {int(dear['deal']) + 1}, at "
+        f"{W.estimate(dear['mean'], dear['ci_low'], dear['ci_high'], unit=' coins on average')}"
+        + ("" if dear0.name == dear.name else
+           f"; in the first deal the dearest is lot {dear0['label']}, at "
+           f"{W.estimate(dear0['mean'], dear0['ci_low'], dear0['ci_high'], unit=' coins')}")))
+    s.add(ctx.figure("money_by_lot", lambda ax: F.money_by_lot_lines(mbl, ax=ax),
+                     "Coins paid per lot (unsold = 0), one line per deal of the match", lstem))
+    return s
+
+
+def prices_section(ctx) -> Section:
+    """What a lot costs (price of sold lots, share sold, calls) and price against the
+    points the buyer lays face up (the ``lots`` table)."""
+    import numpy as np
+    import pandas as pd
+
+    from analysis import tables as T
+    from reports import figures as F
+    from reports import text as W
+    from reports.document import Section, Table
+
+    lots = ctx.table("lots")
+    s = Section("prices", "Prices: what a lot costs and what it is worth")
+    lp = T.lot_prices(lots, RANKS)
+    stem = ctx.keep("lot_prices", lp)
+    pv = T.price_vs_value(lots)
+    pstem = ctx.keep("price_vs_value", pv)
+    cheap, dear = lp.loc[lp["price"].idxmin()], lp.loc[lp["price"].idxmax()]
+    unsold = 1 - float(lots["price"].notna().mean())
+    s.reading(W.sentence(
+        f"sold lots cost from {W.num(cheap['price'], 1)} coins on average (lot {cheap['label']}) to "
+        f"{W.num(dear['price'], 1)} (lot {dear['label']}); "
+        + ("every lot is sold" if unsold == 0 else f"{W.share(unsold)} of lots go unsold")))
+    if len(pv) >= 2:
+        w = np.sqrt(pv["matches"].to_numpy(float))
+        slope = float(np.polyfit(pv["buyer_value"].to_numpy(float), pv["mean"].to_numpy(float), 1,
+                                 w=w)[0])
+        s.reading(W.sentence(
+            f"across buyers, each extra point a buyer lays face up goes with "
+            f"{W.num(slope, 2, True)} coins of price on average (a least-squares line through "
+            f"the points of the figure): the more points a buyer lays face up, the "
+            + ("more" if slope > 0 else "less") + " he pays on average"))
+    shown = pd.DataFrame({
+        "lot": lp["label"].astype(str),
+        "mean price [95% CI]": W.intervals(lp["price"], lp["price_lo"], lp["price_hi"]),
+        "median (quartiles)": [f"{W.num(r.price_median, 1)} ({W.num(r.price_q1, 1)}-{W.num(r.price_q3, 1)})"
+                               for r in lp.itertuples()],
+        "sold": lp["sold_share"].map(lambda v: W.share(v)),
+        "buyer's points": lp["buyer_value"].map(lambda v: W.num(v, 2)),
+        "calls per lot": lp["calls"].map(lambda v: W.num(v, 1))})
+    s.add(Table(shown, "Per lot: price of sold lots, share sold, value to the buyer, calls", stem))
+    s.add(ctx.figure("lot_prices", lambda ax: F.lot_price_bars(lp, ax=ax),
+                     "Price by lot: mean with 95% interval, median and quartiles", stem))
+    s.add(ctx.figure("price_vs_value", lambda ax: F.price_value_line(pv, ax=ax),
+                     "Mean price against the points the buyer lays face up (95% band; marker "
+                     "area: matches with such a purchase)", pstem))
+    return s
+
+
 SPEC = GameSpec(
     game="auktsion",
     n=200_000,
@@ -125,5 +240,6 @@ SPEC = GameSpec(
                            "the default?"),
     situations=situations,
     rollout_share=0.05,
-    rank_labels=RANKS,
+    sections=insert_sections("seats", ("money", "prices")),
+    extra={"money": money_section, "prices": prices_section},
 )

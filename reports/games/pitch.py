@@ -1,8 +1,8 @@
 """pitch's report: a field of bidding styles and card play, contracts from the default
-table, bid-EV (ranked by how often a call wins the game) at three moments of real games,
-and the house variants players argue about: who gains (the generic section) and what
-each rule does to the game itself (``house``: game length, redeals, contracts made, the
-dealer's edge, holds), paired by game."""
+table (pitch's own ``contracts`` section), bid-EV (ranked by how often a call wins the
+game) at three moments of real games, and the house variants players argue about: who
+gains (the generic section) and what each rule does to the game itself (``house``: game
+length, redeals, contracts made, the dealer's edge, holds), paired by game."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ import pandas as pd
 from reports import figures as F
 from reports import text as W
 from reports.document import Section, Table
-from reports.spec import GENERIC_SECTIONS, GameSpec, Situation, Variant
+from reports.spec import GameSpec, Situation, Variant, insert_sections
 
 SEARCH = 40
 """Games of the report's seed searched (in order) for each typical situation."""
@@ -126,6 +126,43 @@ def situations(ctx) -> list[Situation]:
                     + f" Seat {leader} leads with {scores[leader]} points.")
             scores = list(deal["scores_after"])
     return [found[k] for k in ("first", "hold", "late") if k in found]
+
+
+# -- contracts: how often each is pitched and made ------------------------------------------
+
+def contracts_section(ctx) -> Section | None:
+    """Made rate by contract over the deals played (the pitcher's row of the ``deals``
+    table), with intervals clustered by game."""
+    from analysis import tables as T
+
+    rows = ctx.table("deals").dropna(subset=["contract", "made"])
+    rows = rows[rows["seat"] == rows["pitcher"]]  # one row per deal played: the pitcher's
+    if rows.empty:
+        return None
+    rows = rows.assign(made=rows["made"].astype(float))
+    made = T.clustered_means(rows, "contract", "made")
+    counts = rows.groupby("contract").size()
+    made["share"] = [counts[c] / counts.sum() for c in made["contract"]]
+    stem = ctx.keep("contracts", made)
+    s = Section("contracts", "Contracts")
+    top = made.loc[made["share"].idxmax()]
+    s.reading(W.sentence(
+        f"the commonest contract is {W.value(top['contract'])} ({W.share(top['share'])} of all "
+        f"contracts), made {W.estimate(top['mean'], top['ci_low'], top['ci_high'], 100, '%')} "
+        f"of the time"))
+    shown = pd.DataFrame({"contract": made["contract"].map(W.value),
+                          "share of contracts": made["share"].map(W.share),
+                          "made, % [95% CI]": W.intervals(made["mean"],
+                                                          made["ci_low"].clip(0, 1),
+                                                          made["ci_high"].clip(0, 1), 100)})
+    s.add(Table(shown, "Contracts: how often each is played and made", stem))
+    s.add(ctx.figure("contracts", lambda ax: F.interval_bars(
+        [f"contract {W.value(c)}" for c in made["contract"]], 100 * made["mean"],
+        100 * made["ci_low"].clip(0, 1), 100 * made["ci_high"].clip(0, 1),
+        colors=["#0072B2"] * len(made), ax=ax,
+        title="Contracts made", xlabel="% made (95% CI)", value_format="{:.1f}%"),
+        "Share of contracts made, by contract, with 95% intervals", stem))
+    return s
 
 
 # -- what each house rule does to the game --------------------------------------------------
@@ -345,6 +382,6 @@ SPEC = GameSpec(
     variant_share=0.5,
     situations=situations,
     rollout_share=0.5,
-    sections=GENERIC_SECTIONS + ("house",),
-    extra={"house": house_section},
+    sections=insert_sections("seats", ("contracts",)) + ("house",),
+    extra={"contracts": contracts_section, "house": house_section},
 )
