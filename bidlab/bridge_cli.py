@@ -12,6 +12,10 @@ from bidlab.output import print_table
 
 def add_parser(sub) -> None:
     """Register ``bidlab bridge`` on the subparsers ``sub`` of the main parser."""
+    from analysis.bridge import DEFAULT_BOARDS
+    from strategies import for_game
+
+    natural = for_game("bridge").default
     p = sub.add_parser(
         "bridge", help="bridge tools: team match, pairs (matchpoints), best contract, deals",
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -35,13 +39,14 @@ def add_parser(sub) -> None:
     p.add_argument("strategies", nargs="*", metavar="STRATEGY",
                    help="pairs: the strategies of the field, NAME[:param=value,...] "
                         "(at least two)")
-    p.add_argument("--a", default="natural", help="team: team A's strategy (default natural)")
-    p.add_argument("--b", default="natural", help="team: team B's strategy (default natural)")
-    p.add_argument("--opponents", default="natural", metavar="NAME[:param=value,...]",
-                   help="pairs: the East-West strategy at every table (default natural)")
-    p.add_argument("-n", type=int, help="boards (default 200, or every board of --boards; "
-                   "double-dummy solving costs ~0.15 s of a core per new board, cached on disk)")
-    p.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    p.add_argument("--a", default=natural, help="team: team A's strategy (default %(default)s)")
+    p.add_argument("--b", default=natural, help="team: team B's strategy (default %(default)s)")
+    p.add_argument("--opponents", default=natural, metavar="NAME[:param=value,...]",
+                   help="pairs: the East-West strategy at every table (default %(default)s)")
+    p.add_argument("-n", type=int, help=f"boards (default {DEFAULT_BOARDS}, or every board of "
+                   f"--boards; double-dummy solving costs ~0.15 s of a core per new board, "
+                   f"cached on disk)")
+    p.add_argument("--seed", type=int, default=0, help="random seed (default %(default)s)")
     p.add_argument("--boards", metavar="FILE.pbn", help="team, pairs: play the boards of this "
                    "PBN file instead of dealing")
     p.add_argument("--hand", action="append", metavar="SEAT=S.H.D.C",

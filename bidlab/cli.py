@@ -29,10 +29,13 @@ STRATEGY_HELP = """SEAT=NAME[:param=value,...]; SEAT is a seat number or 'all'; 
 items override earlier ones; unnamed seats get the game's default strategy
 (see `bidlab policies GAME`). Repeatable."""
 
+OPTIMIZE_SCALE = 2
+"""``optimize`` plays this many times the game's ``default_n`` per evaluation by default."""
+
 
 def _common_game_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("game", help="game name (see `bidlab games`)")
-    p.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    p.add_argument("--seed", type=int, default=0, help="random seed (default %(default)s)")
     p.add_argument("--rule", action="append", metavar="KEY=VALUE",
                    help="a house rule, e.g. --rule players=3 (see `bidlab games GAME`); repeatable")
     p.add_argument("--rules", metavar="FILE.toml", help="house rules from a TOML file of key = value "
@@ -41,6 +44,10 @@ def _common_game_options(p: argparse.ArgumentParser) -> None:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from reports.games import spec_for
+    from reports.spec import GENERIC_SECTIONS
+    from sim.runner import BLOCK, DEFAULT_CHUNK
+
     parser = argparse.ArgumentParser(
         prog="bidlab", formatter_class=argparse.RawDescriptionHelpFormatter,
         description="Monte Carlo strategy analysis for auction card games: simulate millions "
@@ -67,8 +74,7 @@ def build_parser() -> argparse.ArgumentParser:
                     "the mean match score and win share with 95% intervals.",
         epilog=EXAMPLES)
     _common_game_options(p)
-    p.add_argument("-n", type=int, help="number of matches (default: 100000; bridge 1000, "
-                   "because every new board costs a double-dummy solve)")
+    p.add_argument("-n", type=int, help=f"number of matches (default: {_per_game('default_n')})")
     p.add_argument("--out", metavar="PATH.parquet", help="write one row per match and seat "
                    "(columns match, seat, strategy, score, win, ...) to this Parquet file, "
                    "streamed chunk by chunk; provenance is in the file's metadata")
@@ -76,8 +82,8 @@ def build_parser() -> argparse.ArgumentParser:
                    "other tables next to it (auktsion: PATH.deals.parquet, PATH.lots.parquet)")
     p.add_argument("--threads", type=int, metavar="T", help="numba threads in this process "
                    "(default: all cores)")
-    p.add_argument("--chunk-size", type=int, default=None, metavar="C",
-                   help="matches per chunk, a multiple of 1024 (default 32768)")
+    p.add_argument("--chunk-size", type=int, default=DEFAULT_CHUNK, metavar="C",
+                   help=f"matches per chunk, a multiple of {BLOCK} (default %(default)s)")
     where = p.add_mutually_exclusive_group()
     where.add_argument("--workers", type=int, metavar="N",
                        help="run chunks on a local Dask cluster of N worker processes")
@@ -106,7 +112,7 @@ def build_parser() -> argparse.ArgumentParser:
     _common_game_options(p)
     p.add_argument("--variant", action="append", metavar="KEY=VALUE[,KEY=VALUE...]",
                    required=True, help="a rule set ('default' for the defaults); repeatable")
-    p.add_argument("-n", type=int, help="matches per variant (default: 100000; bridge 1000)")
+    p.add_argument("-n", type=int, help=f"matches per variant (default: {_per_game('default_n')})")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
 
@@ -132,8 +138,9 @@ def build_parser() -> argparse.ArgumentParser:
                    "all seats, so seat advantages cancel)")
     p.add_argument("--self-play", type=int, default=0, metavar="K",
                    help="best-response iterations toward a symmetric equilibrium")
-    p.add_argument("-n", type=int, help="matches per evaluation (default: 200000; bridge 2000)")
-    p.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    p.add_argument("-n", type=int, help="matches per evaluation (default: "
+                   f"{_per_game('default_n', OPTIMIZE_SCALE)})")
+    p.add_argument("--seed", type=int, default=0, help="random seed (default %(default)s)")
     p.add_argument("--rule", action="append", metavar="KEY=VALUE", help="a house rule; repeatable")
     p.add_argument("--json", action="store_true", help="print one JSON object")
 
@@ -167,8 +174,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--candidates", action="append", metavar="LIST",
                    help="actions to compare, e.g. pass,5,6,8 or 4..11; bridge: 2S,3S,4S or "
                         "P,X (default: the game's typical set, see below)")
-    p.add_argument("--rollouts", type=int, help="rollouts per candidate (default 20000; "
-                   "bridge 200, each a double-dummy solve unless cached)")
+    p.add_argument("--rollouts", type=int, help="rollouts per candidate (default: "
+                   f"{_per_game('bidev_rollouts')})")
     p.add_argument("--json", action="store_true", help="print one JSON object")
 
     p = sub.add_parser("trace", help="print the JSON hand history of one match",
@@ -180,7 +187,7 @@ def build_parser() -> argparse.ArgumentParser:
                               "  bidlab trace bridge --seed 1 --index 3 --pbn\n"
                               "  bidlab trace bridge --boards hands.pbn --index 0 --check\n")
     _common_game_options(p)
-    p.add_argument("--index", type=int, default=0, help="match index (default 0)")
+    p.add_argument("--index", type=int, default=0, help="match index (default %(default)s)")
     p.add_argument("--check", action="store_true",
                    help="also replay it through the plain-Python referee")
     p.add_argument("--boards", metavar="FILE.pbn", help="bridge: the board comes from this "
@@ -205,14 +212,38 @@ def build_parser() -> argparse.ArgumentParser:
                "  bidlab report fpsb --sections equity,equilibrium\n")
     p.add_argument("games", nargs="*", metavar="GAME", help="games to report (default: all)")
     p.add_argument("-n", type=int, help="matches in each game's main runs (default: per game, "
-                   "e.g. 200000 for auktsion); the game's other runs scale with it")
-    p.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
-    p.add_argument("--out", default="report", metavar="DIR", help="output folder (default: report)")
-    p.add_argument("--sections", metavar="ID[,ID...]", help="only these sections: rules, "
-                   "strategies, equity, scores, seats, money, prices, contracts, bidev, variants, "
-                   "equilibrium")
+                   f"e.g. {spec_for('auktsion').n} for auktsion); the game's other runs scale "
+                   f"with it")
+    p.add_argument("--seed", type=int, default=0, help="random seed (default %(default)s)")
+    p.add_argument("--out", default="report", metavar="DIR",
+                   help="output folder (default: %(default)s)")
+    p.add_argument("--sections", metavar="ID[,ID...]", help="only these sections: "
+                   f"{', '.join(GENERIC_SECTIONS)}, and a game's own (e.g. auktsion: "
+                   f"{', '.join(spec_for('auktsion').extra)})")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     return parser
+
+
+def _per_game(attr: str, scale: int = 1) -> str:
+    """A :class:`sim.game.Game` default for the help: the usual value, then every game
+    that differs (``100000; bridge 1000``); ``bidev_rollouts`` only of games with bid-EV."""
+    from sim.game import Game
+
+    usual = getattr(Game, attr)
+    odd = [f"{name} {scale * getattr(g, attr)}" for name, g in _games().items()
+           if getattr(g, attr) != usual
+           and (attr != "bidev_rollouts" or g.rollouts is not None)]
+    return "; ".join([str(scale * usual), *odd])
+
+
+def _games() -> dict:
+    """Every game, for help texts; none where one fails to import (the help must never
+    break the parser: that game's own commands report its error)."""
+    from sim.games import all_games
+    try:
+        return all_games()
+    except Exception:  # noqa: BLE001 - help text must never break the parser
+        return {}
 
 
 def _version() -> str:
@@ -259,11 +290,10 @@ def _default_n(game: str) -> int:
 
 def cmd_simulate(args) -> None:
     from bidlab import api
-    from sim.runner import DEFAULT_CHUNK
     try:
         run = api.simulate(args.game, args.n, seed=args.seed, rules=_rules(args),
                            rules_file=args.rules, strategies=args.strategy, out=args.out,
-                           detail=args.detail, chunk_size=args.chunk_size or DEFAULT_CHUNK,
+                           detail=args.detail, chunk_size=args.chunk_size,
                            threads=args.threads, workers=args.workers, scheduler=args.scheduler,
                            progress=False if args.no_progress else None, boards=args.boards,
                            pbn=args.pbn)
@@ -447,7 +477,7 @@ def cmd_compare(args) -> None:
 def cmd_optimize(args) -> None:
     from analysis.optimize import optimize
     log = None if args.json else (lambda line: print(line, file=sys.stderr))
-    n = args.n if args.n is not None else 2 * _default_n(args.game)
+    n = args.n if args.n is not None else OPTIMIZE_SCALE * _default_n(args.game)
     result = optimize(args.game, args.strategy, n=n, seed=args.seed, rules=_rules(args),
                       opponents=args.opponents, params=args.param, seat=args.seat,
                       self_play=args.self_play, log=log)

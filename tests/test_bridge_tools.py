@@ -71,6 +71,32 @@ def test_cli_bridge_deal_writes_pbn(tmp_path, capsys):
     assert main(["bridge", "deal", "--hcp", "Q=3"]) == 2
 
 
+def test_cli_help_defaults_come_from_the_games(capsys):
+    """The help's defaults are the ones the commands use: bridge's tools from
+    analysis.bridge and bridge's default strategy, -n and --rollouts from each Game."""
+    from analysis.bridge import DEFAULT_BOARDS
+    from bidlab.cli import main
+    from sim.game import Game
+    from sim.games import get_game
+    from strategies import for_game
+
+    def help_of(*argv):
+        with pytest.raises(SystemExit):
+            main([*argv, "--help"])
+        return " ".join(capsys.readouterr().out.split())
+
+    bridge = get_game("bridge")
+    text = help_of("bridge")
+    assert f"boards (default {DEFAULT_BOARDS}," in text
+    assert f"team A's strategy (default {for_game('bridge').default})" in text
+    text = help_of("simulate")
+    assert f"number of matches (default: {Game.default_n};" in text
+    assert f"; bridge {bridge.default_n}" in text
+    text = help_of("bid-ev")
+    assert f"rollouts per candidate (default: {Game.bidev_rollouts};" in text
+    assert f"; bridge {bridge.bidev_rollouts}" in text
+
+
 def test_natural_sees_only_its_own_hand_and_the_calls_b8():
     """North deals on boards 0, 4, 8, ...: re-dealing the other three hands never changes
     North's first call; and the policy's observation holds only the asker's hand."""

@@ -2,8 +2,8 @@
 default table (auktsion's own sections, ``money`` and ``prices``), bid-EV at three
 moments of a real match, and the house variants players argue about.
 
-The sections import what they draw with when they run, so that reading the spec stays
-cheap."""
+The sections import what they draw with when they run, so that reading the spec (the
+command line's help does) stays cheap."""
 
 from __future__ import annotations
 
