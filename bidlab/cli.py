@@ -334,9 +334,8 @@ def format_summary(run) -> str:
     lines.append(pd.DataFrame(shown).to_string(index=False))
     lines.append("\nmeans with 95% intervals [low, high]; win share: ties split; a strategy "
                  "in several seats is averaged over its seats per match")
-    game_summary = getattr(run, "game_summary", None)
-    if game_summary is not None and not game_summary.empty:
-        lines.append(format_game_summary(game_summary))
+    if not run.game_summary.empty:
+        lines.append(format_game_summary(run.game_summary))
     return "\n".join(lines)
 
 
@@ -371,23 +370,10 @@ def format_game_summary(frame) -> str:
     return "\n".join(lines)
 
 
-def _situation_help(game: str) -> str:
-    from sim.games import get_game
-    try:
-        return get_game(game).situation_help
-    except Exception:  # noqa: BLE001 - help text must never break the parser
-        return ""
-
-
 def _situations_help() -> str:
     """The situation keys of every game that has bid-EV, for the help epilog."""
-    from sim.games import all_games
-    try:
-        names = [name for name, g in all_games().items() if g.situation_help]
-    except Exception:  # noqa: BLE001 - help text must never break the parser
-        names = []
     return "".join(f"\nsituation keys for {name} (--state KEY=VALUE; --seat and --hand also):\n"
-                   + _situation_help(name) for name in names)
+                   + g.situation_help for name, g in _games().items() if g.situation_help)
 
 
 def cmd_bid_ev(args) -> None:

@@ -100,10 +100,8 @@ class Context:
             self.provenance["runs"][key] = run.provenance
         return self.runs[key]
 
-    def table(self, name: str) -> pd.DataFrame | None:
-        """A detail table of the ``table`` run, or None when the game has none by that name."""
-        if name not in self.g.tables:
-            return None
+    def table(self, name: str) -> pd.DataFrame:
+        """A detail table of the ``table`` run (a game's own sections read them)."""
         return self.run("table").table(name)
 
     # outputs --------------------------------------------------------------------------
@@ -460,13 +458,10 @@ def bidev_section(ctx: Context) -> Section:
         s.note(f"No typical bid-EV situations are defined for {ctx.game} yet (a report spec "
                f"in reports/games/{ctx.game}.py can list some).")
         return s
-    try:
-        from analysis.bidev import bid_ev
-    except ImportError:
-        s.note("bid-EV not available yet: analysis.bidev is not part of this version.")
-        return s
+    from analysis.bidev import bid_ev
+
     rollouts = ctx.size(ctx.spec.rollout_share, 200)
-    by_win = getattr(ctx.g, "bidev_metric", "score") == "win"
+    by_win = ctx.g.bidev_metric == "win"
     s.text(f"For each situation: {rollouts:,} rollouts per candidate action. Each rollout "
            f"deals the hidden cards at random consistently with what is public, plays the "
            f"candidate now and lets {ctx.default_label} play the rest for everyone; all "
@@ -477,26 +472,22 @@ def bidev_section(ctx: Context) -> Section:
     ctx.provenance["bidev"] = []
     for k, sit in enumerate(situations):
         ctx.status(f"bid-EV {k + 1}/{len(situations)}")
-        try:
-            res = bid_ev(ctx.game, dict(sit.state), rollouts=rollouts, seed=ctx.seed + k,
-                         rules=dict(ctx.spec.rules),
-                         candidates=list(sit.candidates) if sit.candidates else None)
-        except BidlabError as e:
-            s.note(f"{sit.title}: bid-EV not available yet ({e}).")
-            continue
+        res = bid_ev(ctx.game, dict(sit.state), rollouts=rollouts, seed=ctx.seed + k,
+                     rules=dict(ctx.spec.rules),
+                     candidates=list(sit.candidates) if sit.candidates else None)
         frame = res.frame
         stem = ctx.keep(f"bidev_{k + 1}", frame)
         ctx.provenance["bidev"].append(res.provenance)
         s.add(_h4(sit.title))
-        outcomes = getattr(res, "outcomes", {})
-        tell = getattr(res, "situation", {}).get("calls_tell")
-        told = res.points_told() if hasattr(res, "points_told") else []
+        outcomes = res.outcomes
+        tell = res.situation.get("calls_tell")
+        told = res.points_told()
         s.text(" ".join(filter(None, [sit.question, tell and (
             f"The hidden hands of {W.join(tell)} are dealt only where "
             f"{ctx.default_label} makes the calls they made."), told and (
             "The hidden hands are dealt only with the points their coins tell (A3).")])))
-        by_win = getattr(res, "metric", "score") == "win"
-        noun = outcomes.get("score", "match score")
+        by_win = res.metric == "win"
+        noun = outcomes["score"]
         s.reading(W.sentence(_bidev_reading(frame, str(res.best), res.p_best,
                                             ctx.spec.score_unit, by_win, noun)))
         if by_win:
@@ -523,20 +514,17 @@ def bidev_section(ctx: Context) -> Section:
             continue
         cols = {"action": frame["action"].astype(str),
                 f"expected {noun} [95% CI]": [W.interval(r.mean, r.ci_low, r.ci_high)
-                                              for r in frame.itertuples()]}
-        if {"win", "win_lo", "win_hi"} <= set(frame.columns):
-            cols[f"{outcomes.get('win', 'win share')}, % [95% CI]"] = [
-                W.interval(r.win, r.win_lo, r.win_hi, 100) for r in frame.itertuples()]
-        if {"diff_vs_best", "diff_lo", "diff_hi"} <= set(frame.columns):
-            cols["vs best [95% CI]"] = [W.interval(r.diff_vs_best, r.diff_lo, r.diff_hi, sign=True)
-                                        for r in frame.itertuples()]
+                                              for r in frame.itertuples()],
+                f"{outcomes['win']}, % [95% CI]": [W.interval(r.win, r.win_lo, r.win_hi, 100)
+                                                   for r in frame.itertuples()],
+                "vs best [95% CI]": [W.interval(r.diff_vs_best, r.diff_lo, r.diff_hi, sign=True)
+                                     for r in frame.itertuples()]}
         for name, title in outcomes.items():           # further outcomes (bridge: IMPs)
             if name not in ("score", "win") and {name, f"{name}_lo", f"{name}_hi"} <= set(frame):
                 cols[f"{title} [95% CI]"] = [W.interval(m, lo, hi, sign=True) for m, lo, hi
                                              in zip(frame[name], frame[f"{name}_lo"],
                                                     frame[f"{name}_hi"])]
-        if "p_best" in frame.columns:
-            cols["P(best)"] = frame["p_best"].map(lambda v: W.share(v, 0))
+        cols["P(best)"] = frame["p_best"].map(lambda v: W.share(v, 0))
         s.add(Table(pd.DataFrame(cols), f"{sit.title}: candidates", stem))
         s.add(ctx.figure(f"bidev_{k + 1}", lambda ax, f=frame, b=res.best, t=sit.title:
                          F.bid_ev_curve(f, ax=ax, best=b, title=t),
@@ -555,26 +543,24 @@ def _bidev_reading(frame: pd.DataFrame, best: str, p_best: float, unit: str,
     row = frame[actions == best].iloc[0]
     if by_win:
         return _bidev_win_reading(frame, actions, row, best, p_best)
-    has_diff = {"diff_vs_best", "diff_lo", "diff_hi"} <= set(frame.columns)
-    if has_diff:
-        same = frame[(frame["diff_vs_best"] == 0) & (frame["diff_lo"] == 0) & (frame["diff_hi"] == 0)]
-        if len(same) == len(frame):
-            return (f"every candidate gives exactly the same {noun} in every rollout "
-                    f"({W.num(row['mean'], 2)} {unit} on average): nothing called here changes "
-                    f"the outcome")
-        if len(same) > 1:
-            tied = list(same["action"].astype(str))
-            text = (f"{W.join(tied)} tie for the highest expected {noun}, "
-                    f"{W.estimate(row['mean'], row['ci_low'], row['ci_high'], unit=' ' + unit)}: "
-                    f"they give the same score in every rollout")
-            if "pass" in set(actions) and "pass" not in tied:
-                p = frame[actions == "pass"].iloc[0]
-                text += "; " + W.difference("each", -p["diff_vs_best"], -p["diff_hi"],
-                                            -p["diff_lo"], other="passing", unit=unit)
-            return text
+    same = frame[(frame["diff_vs_best"] == 0) & (frame["diff_lo"] == 0) & (frame["diff_hi"] == 0)]
+    if len(same) == len(frame):
+        return (f"every candidate gives exactly the same {noun} in every rollout "
+                f"({W.num(row['mean'], 2)} {unit} on average): nothing called here changes "
+                f"the outcome")
+    if len(same) > 1:
+        tied = list(same["action"].astype(str))
+        text = (f"{W.join(tied)} tie for the highest expected {noun}, "
+                f"{W.estimate(row['mean'], row['ci_low'], row['ci_high'], unit=' ' + unit)}: "
+                f"they give the same score in every rollout")
+        if "pass" in set(actions) and "pass" not in tied:
+            p = frame[actions == "pass"].iloc[0]
+            text += "; " + W.difference("each", -p["diff_vs_best"], -p["diff_hi"],
+                                        -p["diff_lo"], other="passing", unit=unit)
+        return text
     text = (f"{best} has the highest expected {noun}, "
             f"{W.estimate(row['mean'], row['ci_low'], row['ci_high'], unit=' ' + unit)}")
-    if has_diff and best != "pass" and "pass" in set(actions):
+    if best != "pass" and "pass" in set(actions):
         p = frame[actions == "pass"].iloc[0]
         text += "; " + W.difference(best, -p["diff_vs_best"], -p["diff_hi"], -p["diff_lo"],
                                     other="passing", unit=unit)

@@ -96,7 +96,6 @@ class GameSpec:
     """Game-specific section builders by id (``build(ctx) -> Section | None``), placed
     where ``sections`` names them; an id here also overrides a generic builder."""
     score_unit: str = "points"
-    generic: bool = False
 
 
 def generic_variants(game: str, limit: int = 3) -> tuple[Variant, ...]:
@@ -123,4 +122,4 @@ def generic_variants(game: str, limit: int = 3) -> tuple[Variant, ...]:
 
 
 def generic_spec(game: str) -> GameSpec:
-    return GameSpec(game=game, generic=True)
+    return GameSpec(game=game)

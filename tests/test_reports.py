@@ -8,7 +8,6 @@ import os
 import re
 import shutil
 import subprocess
-import sys
 import types
 from html.parser import HTMLParser
 from pathlib import Path
@@ -172,11 +171,10 @@ def test_readings_come_from_the_numbers(report):
     assert f"start the first deal with {m0:.1f} coins" in text
 
 
-def test_bidev_section_is_wired_or_says_it_is_missing(report):
+def test_bidev_section_has_a_figure_per_situation(report):
     text = report.html.read_text(encoding="utf-8")
     section = text[text.index('id="auktsion-bidev"'):text.index('id="auktsion-variants"')]
-    figures = section.count("<figure")
-    assert figures == 3 or section.count("bid-EV not available yet") >= 1
+    assert section.count("<figure") == 3
 
 
 def test_auktsion_situations_are_consistent_real_states():
@@ -205,17 +203,19 @@ def test_bidev_section_from_a_bid_ev_frame(tmp_path, monkeypatch):
     """The optimal-bid section renders whatever analysis.bidev.bid_ev returns."""
     calls = []
 
+    from analysis import bidev
+
     def fake_bid_ev(game, situation, *, rollouts, seed, rules, candidates):
         calls.append((game, rollouts, candidates))
         frame = pd.DataFrame({"action": ["pass", "bid 1", "bid 2"], "mean": [10.0, 12.0, 11.0],
                               "ci_low": [9.5, 11.6, 10.5], "ci_high": [10.5, 12.4, 11.5],
+                              "win": [0.2, 0.3, 0.25], "win_lo": [0.1, 0.2, 0.15],
+                              "win_hi": [0.3, 0.4, 0.35],
                               "diff_vs_best": [-2.0, 0.0, -1.0], "diff_lo": [-2.2, 0.0, -1.3],
                               "diff_hi": [-1.8, 0.0, -0.7], "p_best": [0.0, 0.97, 0.03]})
-        return types.SimpleNamespace(frame=frame, best="bid 1", p_best=0.97,
-                                     provenance={"game": game, "rollouts": rollouts})
+        return bidev.BidEV(game, {}, frame, "bid 1", 0.97, {"game": game, "rollouts": rollouts})
 
-    monkeypatch.setitem(sys.modules, "analysis.bidev",
-                        types.SimpleNamespace(bid_ev=fake_bid_ev))
+    monkeypatch.setattr(bidev, "bid_ev", fake_bid_ev)
     spec = GameSpec("fpsb", sections=("bidev",), situations=lambda ctx: [
         Situation("A made-up spot", {"x": 1}, "What to bid?", ("pass", "1", "2"))])
     r = build_report(["fpsb"], n=4000, out=tmp_path, specs={"fpsb": spec}, progress=False,
@@ -232,6 +232,8 @@ def test_bidev_section_from_a_bid_ev_frame(tmp_path, monkeypatch):
 def test_bidev_section_names_the_games_outcomes(tmp_path, monkeypatch):
     """bridge's bid-EV: the score of your side, matchpoints and IMPs columns, the
     difference to passing, and the seats whose hands the calls condition."""
+    from analysis import bidev
+
     def fake_bid_ev(game, situation, *, rollouts, seed, rules, candidates):
         frame = pd.DataFrame({"action": ["pass", "2H"], "mean": [100.0, 140.0],
                               "ci_low": [90.0, 130.0], "ci_high": [110.0, 150.0],
@@ -239,12 +241,11 @@ def test_bidev_section_names_the_games_outcomes(tmp_path, monkeypatch):
                               "diff_hi": [-30.0, 0.0], "p_best": [0.0, 1.0],
                               "win": [0.2, 0.8], "win_lo": [0.1, 0.7], "win_hi": [0.3, 0.9],
                               "imps": [-1.5, 0.0], "imps_lo": [-2.0, 0.0], "imps_hi": [-1.0, 0.0]})
-        return types.SimpleNamespace(
-            frame=frame, best="2H", p_best=1.0, provenance={},
-            outcomes={"score": "score (your side)", "win": "matchpoints", "imps": "IMPs vs best"},
-            situation={"calls_tell": ["N", "E"]})
+        return bidev.BidEV(
+            game, {"calls_tell": ["N", "E"]}, frame, "2H", 1.0, {},
+            outcomes={"score": "score (your side)", "win": "matchpoints", "imps": "IMPs vs best"})
 
-    monkeypatch.setitem(sys.modules, "analysis.bidev", types.SimpleNamespace(bid_ev=fake_bid_ev))
+    monkeypatch.setattr(bidev, "bid_ev", fake_bid_ev)
     spec = GameSpec("fpsb", sections=("bidev",), situations=lambda ctx: [
         Situation("Partner opened 1H", {"x": 1}, "Which raise?")])
     r = build_report(["fpsb"], n=4000, out=tmp_path, specs={"fpsb": spec}, progress=False,
