@@ -43,12 +43,8 @@ BRIDGE_BOARDS = 48
 
 
 @pytest.fixture(autouse=True)
-def dd_cache(tmp_path, monkeypatch):
-    monkeypatch.setenv("BIDLAB_DD_CACHE", str(tmp_path / "dd.sqlite"))
-    DD.import_json(FIXTURE)
-    DD.set_solve_limit(0)
+def _boards(solved_boards):
     yield
-    DD.set_solve_limit(None)
 
 
 def _n(game: str, n: int) -> int:

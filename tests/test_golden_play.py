@@ -7,22 +7,10 @@ import importlib.util
 import json
 from pathlib import Path
 
-import pytest
-
-from sim.games.bridge import dd as DD
-
 SCRIPT = Path(__file__).parent / "golden" / "play_hash.py"
 
 
-@pytest.fixture(autouse=True)
-def dd_cache(tmp_path, monkeypatch):
-    monkeypatch.setenv("BIDLAB_DD_CACHE", str(tmp_path / "dd.sqlite"))
-    DD.set_solve_limit(0)  # every board comes from the fixture
-    yield
-    DD.set_solve_limit(None)
-
-
-def test_every_recorded_run_plays_exactly_as_recorded():
+def test_every_recorded_run_plays_exactly_as_recorded(solved_boards):
     spec = importlib.util.spec_from_file_location("play_hash", SCRIPT)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
