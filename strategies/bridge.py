@@ -38,7 +38,7 @@ POLICIES = (
                      "one is legal"),
            )),
     Policy("natural", "bid", NATURAL,
-           "a compact natural system in numba (strategies/bridge_natural.py tells it in "
+           "a compact natural system in numba (strategies/bridge_natural/ tells it in "
            "full); it sees its own hand and the calls. Both partners replay the calls into "
            "what each has shown (a range of points, suit lengths), so they agree on it. "
            "Openings: 1NT nt_min..nt_max and 2NT nt2_min..nt2_max balanced, strong 2C, "

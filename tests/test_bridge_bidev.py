@@ -266,7 +266,7 @@ def test_cli_prints_score_imps_and_matchpoints(capsys, fake_dd):
 
 def _natural_call(hand, calls, dealer):
     """What natural calls with ``hand`` after ``calls`` (from ``dealer``), from a full
-    replay (strategies/bridge_natural.py)."""
+    replay (strategies/bridge_natural/)."""
     from sim.games.bridge import obs as O
     from strategies import bridge_natural as NAT
     o = np.zeros(O.SIZE, dtype=np.int64)

@@ -18,6 +18,7 @@ from sim.games.bridge.pbn import parse_deal, parse_hand
 from sim.games.bridge.rules import make
 from strategies import bridge_natural as N
 from strategies.bridge import STRATEGIES
+from strategies.bridge_natural import reading as NR
 
 FIXTURE = Path(__file__).parent / "data" / "bridge_dd.json"
 DEFAULTS = np.array([q.default for q in N.NATURAL_PARAMS])
@@ -43,7 +44,7 @@ def observe(hand, calls, dealer=0):
 
 def read(o):
     """The full replay (a fresh memo)."""
-    return N.read_auction(o, DEFAULTS, N._bid_mask(o), np.zeros(N.MEMO_SIZE, dtype=np.int64))
+    return N.read_auction(o, DEFAULTS, NR._bid_mask(o), np.zeros(N.MEMO_SIZE, dtype=np.int64))
 
 
 def call(hand, *calls, params=DEFAULTS):
@@ -209,12 +210,12 @@ def test_full_auction_reaches_slam_without_a_grand():
 
 def test_what_an_opening_shows():
     rd = read(observe("AK5.KQ94.J32.Q65", ["1N", "P"]))          # partner's 1NT
-    part = rd[N.R_PART]
+    part = rd.part
     assert (N.lo_of(part), N.hi_of(part)) == (15, 17) and N.balanced_of(part)
     assert all(N.len_of(part, s) == 2 for s in range(4))
     rd = read(observe("AK5.KQ94.J32.Q65", ["1S", "P", "2N", "P"], dealer=2))
-    assert rd[N.R_AGREED] == 3 and rd[N.R_PA_KIND] == N.K_FORCE    # Jacoby 2NT
-    assert N.len_of(rd[N.R_PART], 3) >= 3
+    assert rd.agreed == 3 and rd.pa_kind == N.K_FORCE    # Jacoby 2NT
+    assert N.len_of(rd.part, 3) >= 3
 
 
 def logged_auctions(seed, count, spec=("all=natural",)):
@@ -242,8 +243,8 @@ def test_partners_read_each_other_alike():
             o = observe("AK5.KQ94.J32.Q65", texts[:k], dealer)
             o[O.SEAT] = (seat + 2) % 4
             theirs = read(o)
-            assert mine[N.R_PART] == theirs[N.R_MINE], (texts[:k], seat)
-            assert mine[N.R_PA_KIND] == theirs[N.R_MY_KIND]
+            assert mine.part == theirs.mine, (texts[:k], seat)
+            assert mine.pa_kind == theirs.my_kind
             checked += 1
     assert checked > 5000
 
@@ -280,7 +281,7 @@ def test_the_memo_never_holds_a_hand():
                 o = observe("AK5.KQ94.J32.Q65", texts[:k], dealer)
                 o[O.HAND] = seat_hand
                 memo = np.zeros(N.MEMO_SIZE, dtype=np.int64)
-                N.read_auction(o, DEFAULTS, N._bid_mask(o), memo)
+                N.read_auction(o, DEFAULTS, NR._bid_mask(o), memo)
                 memos.append(memo)
             assert all((x == memos[0]).all() for x in memos), (m, texts[:k])
             checked += 1
