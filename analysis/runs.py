@@ -56,12 +56,12 @@ def import_deals(game: str, path: str | Path):
     """The boards of a file (bridge: PBN) that ``simulate``/``trace`` play instead of
     dealing; match ``i`` is the file's ``i``-th board."""
     g = get_game(game)
-    if g.read_deals is None:
+    if g.boards is None:
         from sim.games import all_games
-        able = [name for name, other in all_games().items() if other.read_deals is not None]
+        able = [name for name, other in all_games().items() if other.boards is not None]
         raise BidlabError(f"--boards: {game} deals its own boards; games that import boards "
                           f"from a file: {', '.join(able) or 'none'}")
-    return g.read_deals(path)
+    return g.boards.read(path)
 
 
 def _deals_provenance(path, deals) -> dict[str, Any]:
@@ -137,7 +137,7 @@ def simulate(game: str, n: int | None = None, *, seed: int = 0,
         raise BidlabError(f"-n {n}: {boards} holds only {deals.shape[0]} boards")
     if seed < 0 or seed >= 2 ** 64:
         raise BidlabError(f"--seed {seed}: give a whole number in 0..2**64-1")
-    if pbn is not None and g.board_writer is None:
+    if pbn is not None and g.boards is None:
         raise BidlabError(f"--pbn: {game} has no board file format (bridge writes PBN)")
     r = make_rules(game, rules, rules_file)
     seats = seat_strategies(game, r, strategies)
@@ -160,7 +160,7 @@ def simulate(game: str, n: int | None = None, *, seed: int = 0,
         sink = MemorySink(seats.labels, names)
     sinks.append(sink)
     if pbn is not None:
-        sinks.append(g.board_writer(pbn, seats.labels, _comment(provenance)))
+        sinks.append(g.boards.writer(pbn, seats.labels, _comment(provenance)))
     t0 = time.perf_counter()
     try:
         runner.run(job, sinks, chunk_size=chunk_size, threads=threads,

@@ -425,13 +425,13 @@ def cmd_trace(args) -> None:
     from bidlab import api
     from sim.errors import BidlabError
     from sim.games import get_game
-    text = get_game(args.game).trace_text
-    if args.pbn and text is None:
+    boards = get_game(args.game).boards
+    if args.pbn and boards is None:
         raise BidlabError(f"--pbn: {args.game} has no board notation (bridge prints PBN)")
     result = api.trace(args.game, seed=args.seed, index=args.index, rules=_rules(args),
                        rules_file=args.rules, strategies=args.strategy, check=args.check,
                        boards=args.boards)
-    print(text(result) if args.pbn else json.dumps(result, indent=1), end="" if args.pbn
+    print(boards.text(result) if args.pbn else json.dumps(result, indent=1), end="" if args.pbn
           else "\n")
     if args.check:
         print("referee: every call and every score checks out", file=sys.stderr)

@@ -1,20 +1,56 @@
-"""What a game package provides to the runner, the CLI and the analysis."""
+"""What a game package provides to the runner, the CLI and the analysis: a
+:class:`Game`, whose entry points have the exact signatures below in every game."""
 
 from __future__ import annotations
 
+import importlib
+import importlib.util
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 
 from sim.rules import RuleKey, Rules
 
+if TYPE_CHECKING:
+    from sim.referee import Replayed
+
 Columns = dict[str, np.ndarray]
-"""One table's columns, equal-length arrays; nullable integers use -1 and a mask later."""
+"""One table's columns, equal-length arrays (a masked array where values may be null)."""
+
+Tables = dict[str, Columns]
+"""Tables by name: ``seats`` always, the game's detail tables with ``detail``."""
 
 Policies = Mapping[str, tuple[np.ndarray, np.ndarray]]
 """Per decision kind: (policy id per seat, parameter matrix seats x params)."""
+
+
+class RunChunk(Protocol):
+    def __call__(self, rules: Rules, policies: Policies, labels: tuple[str, ...], seed: int,
+                 start: int, count: int, detail: bool = False,
+                 deals: np.ndarray | None = None) -> Tables:
+        """Play matches ``start .. start + count - 1`` of the run with ``seed``.
+
+        ``labels`` name each seat's strategy (for error messages). ``deals``: cards to
+        play instead of dealing them from ``(seed, i)``, in the game's own layout, or
+        None (every game): bridge takes the chunk's rows of imported boards
+        (``BoardFiles.read``); pitch chosen hands per deal number (one card mask or -1
+        per seat), the same in every match of the chunk; auktsion and fpsb take none.
+        """
+
+
+class TraceFn(Protocol):
+    def __call__(self, rules: Rules, policies: Policies, labels: tuple[str, ...], seed: int,
+                 index: int, deals: np.ndarray | None = None) -> dict:
+        """The JSON hand history of match ``index``: the same match ``run_chunk`` plays
+        (``deals`` as there, for this one match)."""
+
+
+class ReplayFn(Protocol):
+    def __call__(self, trace: dict) -> Replayed:
+        """Check a trace against the rules in plain Python (raising ``RefereeError``
+        at the first thing wrong) and re-derive its result."""
 
 
 @dataclass(frozen=True)
@@ -39,16 +75,17 @@ class Rollouts:
 @dataclass(frozen=True)
 class Game:
     """A game's entry points. ``run_chunk`` returns tables by name; the ``seats`` table
-    always has the columns ``match, seat, score, win``."""
+    always has the columns ``match, seat, score, win`` (``tests/test_conformance.py``
+    holds every game to this interface)."""
 
     name: str
     title: str
     rule_keys: tuple[RuleKey, ...]
     make_rules: Callable[[Mapping[str, Any] | None], Rules]
     n_seats: Callable[[Rules], int]
-    run_chunk: Callable[..., dict[str, Columns]]
-    trace: Callable[..., dict]
-    replay: Callable[[dict], dict]
+    run_chunk: RunChunk
+    trace: TraceFn
+    replay: ReplayFn
     tables: Mapping[str, str]
     """Table name -> one line on what a row is; ``seats`` always, others with detail."""
     default_n: int = 100_000
@@ -80,13 +117,52 @@ class Game:
     """(title, numerator, denominator): pairs of ``seats`` columns; a run summary reports
     sum over sum, overall and per strategy, with a 95% interval clustered by match
     (pitch: contracts made over contracts pitched, by contract)."""
-    read_deals: Callable[[Any], np.ndarray] | None = None
-    """Deals imported from a file (bridge: PBN) for ``--boards``: an array with one row
-    per board; ``run_chunk`` and ``trace`` then take rows ``[start, start + count)`` as
-    ``deals=`` and play those boards instead of dealing. None: the game deals only."""
-    board_writer: Callable[..., Any] | None = None
-    """``(path, labels, comment)`` -> a runner sink that writes every board played to a
-    file (bridge: PBN) from the ``detail`` tables; has ``close()``. For ``--pbn``."""
-    trace_text: Callable[[dict], str] | None = None
-    """A trace in the game's own notation (bridge: one PBN game), for ``trace --pbn``."""
+    boards: BoardFiles | None = None
+    """Boards in files, for a game whose boards people exchange (bridge only: PBN)."""
 
+
+@dataclass(frozen=True)
+class BoardFiles:
+    """Reading and writing boards as files (bridge only: PBN), for ``--boards``,
+    ``--pbn`` and ``trace --pbn``."""
+
+    read: Callable[[Any], np.ndarray]
+    """Deals imported from a file: an array with one row per board; ``run_chunk`` and
+    ``trace`` then take rows ``[start, start + count)`` as ``deals=`` and play those
+    boards instead of dealing."""
+    writer: Callable[..., Any]
+    """``(path, labels, comment)`` -> a runner sink that writes every board played to a
+    file from the ``detail`` tables; has ``close()``."""
+    text: Callable[[dict], str]
+    """A trace in the file's notation (one PBN game)."""
+
+
+def players(rules: Rules) -> int:
+    """The number of seats of a game whose rules have a ``players`` key."""
+    return rules.players
+
+
+def game_package(package: str, *, title: str, tables: Mapping[str, str],
+                 n_seats: Callable[[Rules], int] = players, **fields: Any) -> Game:
+    """The :class:`Game` of package ``package``, laid out as every game is (README,
+    "Adding a game"): ``rules.py`` (``KEYS``, ``make``), ``engine.py`` (``run_chunk``),
+    ``trace.py`` (``trace``), ``referee.py`` (``replay``) and, where the game has bid-EV,
+    ``rollout.py`` (``run_rollouts``) with ``situation.py`` (``HELP``, and where they
+    differ from the defaults ``METRIC``, ``OUTCOMES``, ``ROLLOUTS``). ``fields``: the
+    other :class:`Game` fields."""
+    def part(name: str):
+        return importlib.import_module(f"{package}.{name}")
+
+    rules = part("rules")
+    if importlib.util.find_spec(f"{package}.rollout") is not None:
+        situation = part("situation")
+        fields["rollouts"] = part("rollout").run_rollouts
+        fields["situation_help"] = situation.HELP
+        for attr, key in (("METRIC", "bidev_metric"), ("OUTCOMES", "bidev_outcomes"),
+                          ("ROLLOUTS", "bidev_rollouts")):
+            if hasattr(situation, attr):
+                fields[key] = getattr(situation, attr)
+    return Game(name=package.rsplit(".", 1)[-1], title=title, rule_keys=rules.KEYS,
+                make_rules=rules.make, n_seats=n_seats, run_chunk=part("engine").run_chunk,
+                trace=part("trace").trace, replay=part("referee").replay, tables=tables,
+                **fields)

@@ -18,7 +18,7 @@ from typing import NamedTuple
 import numba
 import numpy as np
 
-from sim.errors import IllegalActionError
+from sim.errors import BidlabError, IllegalActionError
 from sim.jit import jit
 from sim.rules import Rules
 
@@ -96,6 +96,13 @@ def nullable(values: np.ndarray) -> np.ma.MaskedArray:
     value keeps small dtypes picklable."""
     flat = np.asarray(values).ravel()
     return np.ma.array(flat, mask=flat < 0, fill_value=-1)
+
+
+def no_deals(game: str, deals) -> None:
+    """Refuse ``deals`` in a game that deals every card itself (``Game.run_chunk``)."""
+    if deals is not None:
+        raise BidlabError(f"{game} deals its own cards from (seed, match index): it cannot "
+                          f"play given deals")
 
 
 def trace_header(game: str, rules: Rules, seed: int, index: int,

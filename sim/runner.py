@@ -51,7 +51,7 @@ class Job:
     n: int
     detail: bool = False
     deals: Any = None
-    """Imported boards (``Game.read_deals``), one row per match, or None to deal."""
+    """Imported boards (``Game.boards.read``), one row per match, or None to deal."""
 
     def chunks(self, chunk_size: int) -> Iterator[tuple[int, int]]:
         for start in range(0, self.n, chunk_size):

@@ -27,8 +27,7 @@ from sim.jit import jit
 from sim.rng import below, uniform
 from strategies.base import ILLEGAL_PID, GameStrategies, Param, Policy
 
-PASS = -1
-ASK = -2
+PASS, ASK = O.PASS, O.ASK
 
 PASSIVE, RANDOM, VALUE, BUDGET = range(4)
 

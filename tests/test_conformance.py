@@ -18,6 +18,7 @@ double-dummy cache and never solves a board.
 from __future__ import annotations
 
 import importlib
+import inspect
 import json
 import random
 from pathlib import Path
@@ -29,7 +30,8 @@ import strategies
 from analysis.runs import make_rules, policy_arrays, seat_strategies
 from analysis.runs import trace as run_trace
 from sim import runner
-from sim.errors import IllegalActionError, RuleError
+from sim.errors import BidlabError, IllegalActionError, RuleError
+from sim.game import ReplayFn, RunChunk, TraceFn
 from sim.games import all_games, get_game
 from sim.games.bridge import dd as DD
 from sim.sinks import MemorySink
@@ -143,6 +145,24 @@ def _concat(parts: list[dict]) -> dict:
             else:
                 out[name][col] = np.concatenate(values)
     return out
+
+
+# -- the interface ------------------------------------------------------------------------
+
+def _parameters(fn) -> list[str]:
+    return [p for p in inspect.signature(fn).parameters if p != "self"]
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_entry_points_have_the_signatures_of_the_game_interface(game):
+    g = get_game(game)
+    assert _parameters(g.run_chunk) == _parameters(RunChunk.__call__)
+    assert _parameters(g.trace) == _parameters(TraceFn.__call__)
+    assert _parameters(g.replay) == _parameters(ReplayFn.__call__)
+    if g.boards is None and game != "pitch":  # pitch takes chosen hands as its deals
+        _, r, seats, pol = _setup(game)
+        with pytest.raises(BidlabError, match="cannot play given deals"):
+            g.run_chunk(r, pol, seats.labels, SEED, 0, 1, deals=np.zeros((1, 4), np.int64))
 
 
 # -- traces and the referee -------------------------------------------------------------

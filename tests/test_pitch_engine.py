@@ -24,6 +24,7 @@ from sim.errors import IllegalActionError, RefereeError, StrategyError
 from sim.games import get_game
 from sim.games.pitch import engine
 from sim.games.pitch import kernel as K
+from sim.games.pitch import obs as O
 from sim.games.pitch import reference as ref
 from sim.games.pitch.referee import replay
 
@@ -77,6 +78,39 @@ def test_seats_table_matches_the_reference():
     assert seats["win"].reshape(40, 4).tolist() == py["win"]
     assert seats["points"].reshape(40, 4).tolist() == py["points"]
     assert seats["deals"][::4].tolist() == py["deals"]
+
+
+def test_reference_seats_mix_a_strategy_and_a_python_policy():
+    """A tuple is one seat's parts: a strategy, and Python policies that replace its
+    policies for their decision kinds. A Python port of greedy in the play half plays
+    the kernel's games; the label keeps the strategy's non-default parameters."""
+    rules = GAME.make_rules({"players": 3})
+    sa, pol = assignment(rules, ["all=strength+greedy:aggression=1.4"])
+    greedy = ref.PythonPolicy(ref._greedy, (10, 0), decision="play")
+    seats = ref.seats_from(("strength:aggression=1.4", greedy), 3)
+    assert [s.label for s in seats] == ["strength+python:_greedy:aggression=1.4"] * 3
+    assert seats[0]["play"].python and not seats[0]["bid"].python
+    for index in range(2):
+        t = ref.play(rules, (greedy, "strength:aggression=1.4"), 4, index, labels=sa.labels)
+        assert t == GAME.trace(rules, pol, sa.labels, 4, index)
+
+
+def test_reference_seat_errors_name_the_seat_and_what_is_allowed():
+    def f(o, p, r):
+        return ref.lowest(o[O.LEGAL])
+    with pytest.raises(StrategyError, match=r"seat 1: Python policy 'python:f' does not say which "
+                                            r"decision it answers \(pitch has bid, play\): write "
+                                            r"PythonPolicy\(func, decision='bid'\)"):
+        ref.play({}, ["basic", f, "basic", "basic"], 1, 0)
+    with pytest.raises(StrategyError, match=r"seat 0: cannot use 42 as a pitch strategy; allowed: "
+                                            r"a strategy text such as 'basic'"):
+        ref.play({}, [42] * 4, 1, 0)
+    with pytest.raises(StrategyError, match=r"seat 2: two Python policies \('python:f', 'python:g'\) "
+                                            r"answer the play decision"):
+        two = (ref.PythonPolicy(f, decision="play"), ref.PythonPolicy(f, name="g", decision="play"))
+        ref.play({}, ["basic", "basic", two, "basic"], 1, 0)
+    with pytest.raises(StrategyError, match=r"seat 3: unknown pitch policy 'budget'"):
+        ref.play({}, ["basic"] * 3 + ["budget"], 1, 0)
 
 
 @pytest.mark.parametrize("overrides", [{}, {"joker": True, "players": 5}, {"players": 2}])
@@ -188,12 +222,12 @@ def test_fixed_hands_are_dealt_and_the_rest_at_random():
     hand = sum(1 << c for c in (51, 50, 49, 48, 47, 46))    # AS KS QS JS TS 9S
     fixed = np.array([[hand, -1, -1, -1]], np.int64)
     for index in range(3):
-        t = GAME.trace(rules, pol, sa.labels, 1, index, fixed=fixed)
+        t = GAME.trace(rules, pol, sa.labels, 1, index, deals=fixed)
         replay(t)
         assert t["deals"][0]["hands"][0] == ["9S", "TS", "JS", "QS", "KS", "AS"]
         assert t["deals"][0]["pitcher"] == 0 and t["deals"][0]["trump"] == "S"
         assert t == ref.play(rules, sa, 1, index, fixed=fixed.tolist())
-    seats = GAME.run_chunk(rules, pol, sa.labels, 1, 0, 200, fixed=fixed)["seats"]
+    seats = GAME.run_chunk(rules, pol, sa.labels, 1, 0, 200, deals=fixed)["seats"]
     assert (seats["pitched"][::4] >= 1).all()
 
 

@@ -31,7 +31,7 @@ def kernel_trace(overrides=None, specs=("all=basic",), seed=1, index=0, fixed=No
     rules = GAME.make_rules(overrides or {})
     sa = strategies.assign_seats(STRATEGIES, rules.players, list(specs))
     pol = {d: (sa.ids(d), sa.params(d)) for d in STRATEGIES.decisions}
-    t = GAME.trace(rules, pol, sa.labels, seed, index, fixed=fixed)
+    t = GAME.trace(rules, pol, sa.labels, seed, index, deals=fixed)
     replay(t)
     return t
 
@@ -49,7 +49,7 @@ def bids(*answers):
 
     def policy(o, params, rng):
         return queue.pop(0) if queue else O.PASS
-    return ref.PythonPolicy(policy, "bid", name="python:scripted-bids")
+    return ref.PythonPolicy(policy, decision="bid", name="python:scripted-bids")
 
 
 def cards_in_order(text: str):
@@ -62,11 +62,11 @@ def cards_in_order(text: str):
             if o[O.LEGAL] >> c & 1:
                 return c
         return ref.lowest(o[O.LEGAL])
-    return ref.PythonPolicy(policy, "play", name="python:scripted-cards")
+    return ref.PythonPolicy(policy, decision="play", name="python:scripted-cards")
 
 
 def lowest_card():
-    return ref.PythonPolicy(lambda o, p, r: ref.lowest(o[O.LEGAL]), "play",
+    return ref.PythonPolicy(lambda o, p, r: ref.lowest(o[O.LEGAL]), decision="play",
                             name="python:lowest")
 
 
@@ -269,7 +269,7 @@ def test_P7_an_illegal_card_is_named():
 
     def bad(o, p, r):
         return parse_card("4D")  # not legal on a heart lead while holding hearts
-    seats = [(bids(1), cards_in_order("AH")), (bids(), ref.PythonPolicy(bad, "play")),
+    seats = [(bids(1), cards_in_order("AH")), (bids(), ref.PythonPolicy(bad, decision="play")),
              (bids(), lowest_card()), (bids(), lowest_card())]
     with pytest.raises(IllegalActionError, match=r"seat 1, trick 0: play policy .* played 4D, "
                                                  r"which is illegal; legal: 3H 4H \(rule P7\)"):

@@ -6,7 +6,7 @@ import numpy as np
 
 from sim import harness as H
 from sim.cards import RANKS
-from sim.game import Columns, Policies
+from sim.game import Policies, Tables
 from sim.games.auktsion import kernel as K
 from sim.games.auktsion.rules import pack
 from sim.rules import Rules
@@ -37,8 +37,10 @@ def explain(e: H.KernelError, label: str) -> str:
 
 
 def run_chunk(rules: Rules, policies: Policies, labels: tuple[str, ...], seed: int,
-              start: int, count: int, detail: bool = False) -> dict[str, Columns]:
+              start: int, count: int, detail: bool = False,
+              deals: np.ndarray | None = None) -> Tables:
     """Play matches ``start .. start + count - 1``; tables ``seats`` (+ ``deals``, ``lots``)."""
+    H.no_deals("auktsion", deals)
     R, leftover = pack(rules)
     n, deals = rules.players, rules.deals_per_match
     pids, params = policies["bid"]

@@ -31,7 +31,7 @@ from sim.games.auktsion.rules import (
 from sim.harness import ERR_CODE, ILLEGAL, OK, TRACE_OVERFLOW, fail
 from sim.jit import jit, prange
 from sim.rng import DEAL_STREAM, seed_stream, shuffle
-from strategies.auktsion import ASK, PASS, ceiling, decide, uses_rng
+from strategies.auktsion import ceiling, decide, uses_rng
 
 # Error records (``sim/harness.py``): ILLEGAL is a bid outside ``lo..hi`` (smallest
 # legal bid .. the bidder's money) that is not a pass; step is the lot's rank.
@@ -108,7 +108,7 @@ def _ceilings(pids, params, rngs, o, hands, money, caps, eff, n):
         # Computed here, one seat at a time: a vectorised pass over ``caps`` right after
         # these scalar stores stalls on store-to-load forwarding.
         eff[s] = min(c, money[s])
-        asking |= c == ASK
+        asking |= c == O.ASK
     return asking
 
 
@@ -229,15 +229,15 @@ def _open_calls(R, pids, params, rngs, o, hands, money, caps, lot, first, price,
         lo = min_bid if high < 0 else max(min_bid, price + min_raise)
         if calls == 0 and forced != NO_CALL:
             bid = forced
-        elif caps[s] != ASK:
-            bid = lo if lo <= caps[s] and lo <= money[s] else PASS
+        elif caps[s] != O.ASK:
+            bid = lo if lo <= caps[s] and lo <= money[s] else O.PASS
         else:
             o[O.PRICE] = price
             o[O.HIGH_BIDDER] = high
             o[O.CALLS] = calls
             o[O.PASSES] = passes
             bid = _call(pids, params, rngs, o, hands, s)
-        if bid != PASS and (bid < lo or bid > money[s]):
+        if bid != O.PASS and (bid < lo or bid > money[s]):
             fail(err, m, ILLEGAL, s, d, lot, bid, lo, money[s])
             return -1, 0, calls, cursor
         if tracing:
@@ -248,7 +248,7 @@ def _open_calls(R, pids, params, rngs, o, hands, money, caps, lot, first, price,
             log_calls[cursor, 1] = bid
             cursor += 1
         calls += 1
-        if bid == PASS:
+        if bid == O.PASS:
             passes += 1
             if high < 0 and passes == n:       # A11: nobody bid
                 return -1, 0, calls, cursor
@@ -278,7 +278,7 @@ def _sealed_lot(R, pids, params, rngs, o, hands, money, lot, starter, first, for
             bid = forced
         else:
             bid = _call(pids, params, rngs, o, hands, s)
-        if bid != PASS and (bid < min_bid or bid > money[s]):
+        if bid != O.PASS and (bid < min_bid or bid > money[s]):
             fail(err, m, ILLEGAL, s, d, lot, bid, min_bid, money[s])
             return -1, 0, k, cursor
         if tracing:
@@ -288,7 +288,7 @@ def _sealed_lot(R, pids, params, rngs, o, hands, money, lot, starter, first, for
             log_calls[cursor, 0] = s
             log_calls[cursor, 1] = bid
             cursor += 1
-        if bid != PASS and bid > price:
+        if bid != O.PASS and bid > price:
             buyer = s
             price = bid
     return buyer, price, n, cursor
@@ -446,7 +446,7 @@ def play_matches(seed, index0, lo, hi, R, leftover, pids, params, scratch_i, han
     effective ceilings, match points, deal points); ``hands`` float64[MAX_PLAYERS,
     HAND_SIZE] (see ``complete_hands``); ``o`` float64[O.SIZE]; ``rngs`` uint64[5, 4].
     ``detail`` fills the per-deal and per-lot arrays; non-empty ``log_calls`` /
-    ``log_decks`` record every call (seat, bid or PASS) and every deal's cards.
+    ``log_decks`` record every call (seat, bid or O.PASS) and every deal's cards.
 
     One call plays many matches, and the match, deal and scoring steps are inlined
     into it: a call with ~25 array arguments, each passed as seven words, costs as

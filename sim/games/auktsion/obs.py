@@ -14,6 +14,12 @@ far below 2**53). Per-seat blocks hold ``MAX_PLAYERS`` entries; per-rank blocks 
 MAX_PLAYERS = 4
 N_RANKS = 13
 
+# Action codes: a call is a bid in coins (>= min_bid) or PASS. A policy's ceiling (the
+# highest open-form price it pays for a lot, settled without asking call by call) may
+# instead be ASK: then the kernel asks it for every call.
+PASS = -1
+ASK = -2
+
 # Lot status values in the LOT_STATUS block.
 LOT_TO_COME, LOT_OPEN, LOT_SOLD, LOT_UNSOLD = 0, 1, 2, 3
 

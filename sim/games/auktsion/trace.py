@@ -8,12 +8,13 @@ from sim import harness as H
 from sim.cards import RANKS, format_cards
 from sim.game import Policies
 from sim.games.auktsion.engine import play_one
+from sim.games.auktsion.obs import PASS
 from sim.rules import Rules
-from strategies.auktsion import PASS
 
 
 def trace(rules: Rules, policies: Policies, labels: tuple[str, ...], seed: int,
-          index: int) -> dict:
+          index: int, deals: np.ndarray | None = None) -> dict:
+    H.no_deals("auktsion", deals)
     a, calls, decks = play_one(rules, policies, labels, seed, index)
     n = rules.players
     first = 1 if n == 3 else 0

@@ -15,7 +15,7 @@ import numpy as np
 
 from sim import harness as H
 from sim.errors import BidlabError, StrategyError
-from sim.game import Columns, Policies
+from sim.game import Columns, Policies, Tables
 from sim.games.bridge import core as C
 from sim.games.bridge import dd as DD
 from sim.games.bridge import kernel as K
@@ -189,14 +189,13 @@ def _game(out: np.ndarray) -> np.ndarray:
 
 def run_chunk(rules: Rules, policies: Policies, labels: tuple[str, ...], seed: int,
               start: int, count: int, detail: bool = False,
-              progress: bool | None = None, deals: np.ndarray | None = None
-              ) -> dict[str, Columns]:
+              deals: np.ndarray | None = None) -> Tables:
     """Boards ``start .. start + count - 1``; tables ``seats`` (+ ``boards``). With
     ``deals`` (rows ``start ..`` of an imported file) those boards are played instead
     of dealt ones."""
     _check_policies(policies)
     hands = board_hands(seed, start, count, deals)
-    tables, par_ns, oracle = solve_boards(rules, hands, start, progress, deals)
+    tables, par_ns, oracle = solve_boards(rules, hands, start, deals=deals)
     out, calls = auctions(rules, policies, labels, seed, start, hands, tables, par_ns, oracle,
                           log=detail, deals=deals)
     result = {"seats": seat_columns(out, start)}

@@ -205,9 +205,9 @@ class _Referee(TraceReferee):
                         {"contract": contract, "score_ns": score})
 
 
-def replay(t: dict) -> Replayed:
-    """Check bridge trace ``t`` against the rules (B1-B10) and re-derive its result: the
+def replay(trace: dict) -> Replayed:
+    """Check a bridge trace against the rules (B1-B10) and re-derive its result: the
     seats' side scores, the seats whose side beat par (``winners``) and the calls checked
     (``actions``). Raises :class:`~sim.errors.RefereeError` naming the rule at the first
     disagreement."""
-    return _Referee(t).run()
+    return _Referee(trace).run()

@@ -6,20 +6,11 @@ the lot and pays its bid (score = value - bid; a tie is split). The symmetric
 equilibrium bids (n - 1) / n times the value.
 """
 
-from sim.game import Game
-from sim.games.fpsb import rules as _rules
-from sim.games.fpsb.engine import run_chunk, trace
-from sim.games.fpsb.referee import replay
+from sim.game import game_package
 
-GAME = Game(
-    name="fpsb",
+GAME = game_package(
+    __name__,
     title="first-price sealed-bid auction of one lot, uniform values (validation game)",
-    rule_keys=_rules.KEYS,
-    make_rules=_rules.make,
-    n_seats=lambda rules: rules.players,
-    run_chunk=run_chunk,
-    trace=trace,
-    replay=replay,
     tables={"seats": "one row per match and bidder: score (value - price if won), win, value, bid"},
     summary_metrics=("score", "win", "bid"),
 )

@@ -5,12 +5,12 @@ from __future__ import annotations
 import numpy as np
 
 from sim import harness as H
-from sim.game import Columns, Policies
+from sim.game import Policies, Tables
 from sim.games.fpsb import kernel as K
 from sim.rules import Rules
 
 
-def _play(rules: Rules, policies: Policies, labels: tuple[str, ...], seed: int, start: int,
+def play(rules: Rules, policies: Policies, labels: tuple[str, ...], seed: int, start: int,
           count: int) -> dict[str, np.ndarray]:
     n = rules.players
     pids, params = policies["bid"]
@@ -28,22 +28,15 @@ def explain(e: H.KernelError, label: str) -> str:
 
 
 def run_chunk(rules: Rules, policies: Policies, labels: tuple[str, ...], seed: int,
-              start: int, count: int, detail: bool = False) -> dict[str, Columns]:
+              start: int, count: int, detail: bool = False,
+              deals: np.ndarray | None = None) -> Tables:
+    """Play matches ``start .. start + count - 1``: the ``seats`` table (fpsb has no
+    detail tables)."""
+    H.no_deals("fpsb", deals)
     n = rules.players
-    a = _play(rules, policies, labels, seed, start, count)
+    a = play(rules, policies, labels, seed, start, count)
     return {"seats": {
         **H.match_seat(start, count, n),
         "score": a["score"].ravel(), "win": a["win"].ravel(),
         "value": a["value"].ravel(), "bid": a["bid"].ravel(),
     }}
-
-
-def trace(rules: Rules, policies: Policies, labels: tuple[str, ...], seed: int,
-          index: int) -> dict:
-    a = _play(rules, policies, labels, seed, index, 1)
-    bids = a["bid"][0].tolist()
-    best = max(bids)
-    return {**H.trace_header("fpsb", rules, seed, index, labels),
-            "values": a["value"][0].tolist(), "bids": bids,
-            "winners": [s for s, b in enumerate(bids) if b == best], "price": best,
-            "scores": a["score"][0].tolist()}

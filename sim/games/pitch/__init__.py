@@ -2,24 +2,11 @@
 tricks, first to the target score wins. The first trick-taking game: its trick
 machinery lives in ``sim/tricks.py`` for the others to reuse."""
 
-from sim.game import Game
-from sim.games.pitch import rules as _rules
-from sim.games.pitch.engine import run_chunk
-from sim.games.pitch.referee import replay
-from sim.games.pitch.rollout import run_rollouts
-from sim.games.pitch.situation import HELP as _SITUATION_HELP
-from sim.games.pitch.situation import METRIC as _BIDEV_METRIC
-from sim.games.pitch.trace import trace
+from sim.game import game_package
 
-GAME = Game(
-    name="pitch",
+GAME = game_package(
+    __name__,
     title="Auction Pitch / Setback: one bidding round, six tricks, first to the target",
-    rule_keys=_rules.KEYS,
-    make_rules=_rules.make,
-    n_seats=lambda rules: rules.players,
-    run_chunk=run_chunk,
-    trace=trace,
-    replay=replay,
     tables={
         "seats": "one row per game and seat: final score, win share, points won, deals in "
                  "the game, contracts pitched/made/set (in all and by contract 1..4)",
@@ -28,9 +15,6 @@ GAME = Game(
                  "joker/game this seat won, deal score, score after",
     },
     summary_metrics=("score", "win"),
-    rollouts=run_rollouts,
-    situation_help=_SITUATION_HELP,
-    bidev_metric=_BIDEV_METRIC,
     match_metrics=(("deals", "mean deals per game (redeals included)"),),
     ratio_metrics=tuple((f"bid made rate by contract: {b}", f"made_{b}", f"pitched_{b}")
                         for b in range(1, 5))

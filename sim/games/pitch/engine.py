@@ -7,7 +7,7 @@ import numpy as np
 from sim import harness as H
 from sim.cards import format_card
 from sim.errors import StrategyError
-from sim.game import Columns, Policies
+from sim.game import Columns, Policies, Tables
 from sim.games.pitch import kernel as K
 from sim.games.pitch import obs as O
 from sim.games.pitch.rules import pack
@@ -80,15 +80,15 @@ def _play(rules: Rules, policies: Policies, seed: int, start: int, count: int, d
 
 def run_chunk(rules: Rules, policies: Policies, labels: tuple[str, ...], seed: int,
               start: int, count: int, detail: bool = False,
-              fixed: np.ndarray | None = None) -> dict[str, Columns]:
+              deals: np.ndarray | None = None) -> Tables:
     """Play games ``start .. start + count - 1``; tables ``seats`` (+ ``deals``).
 
-    ``fixed`` (optional, one row per deal, one card mask or -1 per seat) deals chosen
-    hands in every game of the chunk; see ``kernel.py``.
+    ``deals`` (optional, one row per deal number, one card mask or -1 per seat) deals
+    chosen hands in every game of the chunk; see ``kernel.py``.
     """
     n = rules.players
     _check_policies(policies, n)
-    fx = _fixed(fixed, n)
+    fx = _fixed(deals, n)
     cap = min(rules.max_deals, DEAL_ROWS)
     doff = np.arange(count + 1, dtype=np.int64) * cap if detail else np.zeros(count + 1, np.int64)
     a = _play(rules, policies, seed, start, count, detail, doff, fx)

@@ -20,8 +20,9 @@ def mask_cards(mask: int) -> list[str]:
 
 
 def trace(rules: Rules, policies: Policies, labels: tuple[str, ...], seed: int,
-          index: int, fixed: np.ndarray | None = None) -> dict:
-    a, logs = play_one(rules, policies, labels, seed, index, fixed)
+          index: int, deals: np.ndarray | None = None) -> dict:
+    """Game ``index`` of the run with ``seed``; ``deals`` as in ``engine.run_chunk``."""
+    a, logs = play_one(rules, policies, labels, seed, index, deals)
     n = rules.players
     deals = []
     for d in range(int(a["game_out"][0, K.G_DEALS])):
