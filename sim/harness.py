@@ -44,6 +44,14 @@ def fail(err, m, code, seat, deal, step, value, lo, hi):
     err[m, ERR_HI] = hi
 
 
+@jit(inline=True)
+def show_rules(o, R, shown):
+    """Write the rule values a policy sees into its observation ``o``: the packed rule
+    ``R[shown[i, 1]]`` at offset ``shown[i, 0]``, for every row of ``shown``."""
+    for i in range(shown.shape[0]):
+        o[shown[i, 0]] = R[shown[i, 1]]
+
+
 def new_errors(count: int) -> np.ndarray:
     return np.zeros((count, ERR_SIZE), np.int64)
 

@@ -3,6 +3,7 @@ it is wrong. Deliberately plain Python (no NumPy, no numba), like the referees."
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -39,6 +40,8 @@ class TraceReferee:
             raise RefereeError(f"a trace is a JSON object (dict), not {type(trace).__name__}")
         self.trace = trace
         self.name = f"{self.game} trace seed {trace.get('seed')!r} index {trace.get('index')!r}"
+        self.checked: Counter[str] = Counter()
+        """How many of each thing (calls, cards, lots) the referee has checked."""
 
     def fail(self, where: str, why: str) -> RefereeError:
         return RefereeError(f"{self.name}, {where}: {why}" if where else f"{self.name}: {why}")
@@ -47,6 +50,18 @@ class TraceReferee:
         if not isinstance(obj, dict) or key not in obj:
             raise self.fail(where, f"field {key!r} is missing")
         return obj[key]
+
+    def dealer_of(self, deal: Any, d: int, where: str, first_dealer: int, n: int,
+                  rule: str) -> int:
+        """Deal ``d`` must be a JSON object dealt by ``first_dealer + d`` (mod ``n``): the
+        deal passes to the next seat (``rule``). Returns that dealer."""
+        if not isinstance(deal, dict):
+            raise self.fail(where, "a deal is a JSON object")
+        dealer = (first_dealer + d) % n
+        if self.field(deal, "dealer", where) != dealer:
+            raise self.fail(where, f"dealer is {deal['dealer']!r}, expected seat {dealer} "
+                                   f"(first_dealer {first_dealer} + {d}) ({rule})")
+        return dealer
 
     def rules_with(self, keys: tuple[str, ...]) -> dict:
         """The trace's ``rules``: an object holding exactly ``keys``, in a trace of this

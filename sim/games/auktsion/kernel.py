@@ -28,7 +28,7 @@ from sim.games.auktsion.rules import (
     R_START_MONEY,
     R_SUIT_POINTS,
 )
-from sim.harness import ERR_CODE, ILLEGAL, OK, TRACE_OVERFLOW, fail
+from sim.harness import ERR_CODE, ILLEGAL, OK, TRACE_OVERFLOW, fail, show_rules
 from sim.jit import jit, prange
 from sim.rng import DEAL_STREAM, seed_stream, shuffle
 from strategies.auktsion import ceiling, decide, uses_rng
@@ -294,17 +294,16 @@ def _sealed_lot(R, pids, params, rngs, o, hands, money, lot, starter, first, for
     return buyer, price, n, cursor
 
 
+RULES_SHOWN = np.array([(O.PLAYERS, R_PLAYERS), (O.DEALS, R_DEALS), (O.FIRST_RANK, R_FIRST_RANK),
+                        (O.SEALED, R_SEALED), (O.MIN_BID, R_MIN_BID), (O.MIN_RAISE, R_MIN_RAISE),
+                        (O.START_MONEY, R_START_MONEY), (O.CARRY_MONEY, R_CARRY)], np.int64)
+"""(observation offset, packed rule index) of the rule values every policy sees."""
+
+
 @jit
-def _start_match(R, leftover, o, n):
+def _start_match(R, leftover, o):
     o[:] = 0.0
-    o[O.PLAYERS] = n
-    o[O.DEALS] = R[R_DEALS]
-    o[O.FIRST_RANK] = R[R_FIRST_RANK]
-    o[O.SEALED] = R[R_SEALED]
-    o[O.MIN_BID] = R[R_MIN_BID]
-    o[O.MIN_RAISE] = R[R_MIN_RAISE]
-    o[O.START_MONEY] = R[R_START_MONEY]
-    o[O.CARRY_MONEY] = R[R_CARRY]
+    show_rules(o, R, RULES_SHOWN)
     o[O.LEFTOVER_VALUE] = leftover
     deck_points = 0
     for suit in range(4):
@@ -455,7 +454,7 @@ def play_matches(seed, index0, lo, hi, R, leftover, pids, params, scratch_i, han
     cursor = 0
     # The rules' part of the observation, once: every other field is written at the
     # start of each deal or lot (_new_deal, _play_lots) before a policy reads it.
-    _start_match(R, leftover, o, R[R_PLAYERS])
+    _start_match(R, leftover, o)
     for m in range(lo, hi):
         cursor = play_match(seed, index0 + m, R, leftover, pids, params, m, scratch_i, hands,
                             o, rngs, score, win, spent, money_end, points, bought, detail,

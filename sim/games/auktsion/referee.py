@@ -37,11 +37,6 @@ def _same_number(a: Any, b: float) -> bool:
 class _Referee(TraceReferee):
     game = "auktsion"
 
-    def __init__(self, trace: dict):
-        super().__init__(trace)
-        self.calls_checked = 0
-        self.lots_checked = 0
-
     def seat_list(self, obj: dict, key: str, where: str, number=_is_int) -> list:
         value = self.field(obj, key, where)
         if not isinstance(value, list) or len(value) != self.n or not all(map(number, value)):
@@ -114,12 +109,7 @@ class _Referee(TraceReferee):
         end, deal scores)."""
         n, rules = self.n, self.rules
         where = f"deal {d}"
-        if not isinstance(deal, dict):
-            raise self.fail(where, "a deal is a JSON object")
-        dealer = (rules["first_dealer"] + d) % n                     # A4
-        if self.field(deal, "dealer", where) != dealer:
-            raise self.fail(where, f"dealer is {deal['dealer']!r}, expected seat {dealer} "
-                                   f"(first_dealer {rules['first_dealer']} + {d}) (A4)")
+        dealer = self.dealer_of(deal, d, where, rules["first_dealer"], n, "A4")
         value = self.check_hands(deal, where)
         hand_points = [sum(v) for v in value]
         if "hand_points" in deal and deal["hand_points"] != hand_points:
@@ -157,7 +147,7 @@ class _Referee(TraceReferee):
                 spent[buyer] += price
                 scores[buyer] += value[buyer][r]                        # A13
                 last_buyer = buyer                                      # A6
-            self.lots_checked += 1
+            self.checked["lots"] += 1
         checks = [("scores", scores, "A13"), ("money_end", money, "A12, A14")]
         if "spent" in deal:  # an optional field
             checks.append(("spent", spent, "A12"))
@@ -189,7 +179,7 @@ class _Referee(TraceReferee):
         bid = call["bid"]
         if bid is not None and not _is_int(bid):
             raise self.fail(cw, f"bid {bid!r} is not a whole number of coins or a pass (A7)")
-        self.calls_checked += 1
+        self.checked["calls"] += 1
         return seat, bid, cw
 
     def open(self, calls: list, where: str, starter: int, money: list[int]):
@@ -274,9 +264,9 @@ class _Referee(TraceReferee):
         if self.field(self.trace, "winners", "match") != winners:
             raise self.fail("match", f"winners {self.trace['winners']!r}, expected {winners}: "
                                      f"the highest total {best}, ties shared (A15)")
-        return Replayed(totals, winners, self.calls_checked,
+        return Replayed(totals, winners, self.checked["calls"],
                         {"points": points, "money_end": money, "deals": len(deals),
-                         "lots": self.lots_checked})
+                         "lots": self.checked["lots"]})
 
 
 def replay(trace: dict) -> Replayed:

@@ -112,7 +112,7 @@ def _rollout(R, leftover, pids, params, seat, call, deal, lot, price, high, pass
     score, win, spent, money_end, points, bought, detail3 = out
     money, match_points, deal_points = scratch_i[2], scratch_i[5], scratch_i[6]
     n = R[R_PLAYERS]
-    _start_match(R, leftover, o, n)
+    _start_match(R, leftover, o)
     dealer = (R[R_FIRST_DEALER] + deal) % n
     o[O.DEAL] = deal
     o[O.DEALER] = dealer

@@ -41,7 +41,7 @@ from sim.games.pitch.rules import (
     R_TARGET,
     R_TIE_PITCHER,
 )
-from sim.harness import ERR_CODE, ILLEGAL, OK, TRACE_OVERFLOW, fail
+from sim.harness import ERR_CODE, ILLEGAL, OK, TRACE_OVERFLOW, fail, show_rules
 from sim.jit import jit, prange
 from sim.rng import DEAL_STREAM, below, seed_stream
 
@@ -121,19 +121,18 @@ def _deal(R, rng, si, fixed, d):
         si[I_DEALT + s] = hand
 
 
+RULES_SHOWN = np.array([(O.PLAYERS, R_PLAYERS), (O.JOKER, R_JOKER), (O.MIN_BID, R_MIN_BID),
+                        (O.DEALER_HOLD, R_DEALER_HOLD), (O.STUCK_DEALER, R_STUCK),
+                        (O.LOW_CAPTURED, R_LOW_CAPTURED), (O.TIE_PITCHER, R_TIE_PITCHER),
+                        (O.SMUDGE, R_SMUDGE), (O.TARGET, R_TARGET)], np.int64)
+"""(observation offset, packed rule index) of the rule values every policy sees."""
+
+
 @jit
 def _start_game(R, o):
     for i in range(o.shape[0]):
         o[i] = 0
-    o[O.PLAYERS] = R[R_PLAYERS]
-    o[O.JOKER] = R[R_JOKER]
-    o[O.MIN_BID] = R[R_MIN_BID]
-    o[O.DEALER_HOLD] = R[R_DEALER_HOLD]
-    o[O.STUCK_DEALER] = R[R_STUCK]
-    o[O.LOW_CAPTURED] = R[R_LOW_CAPTURED]
-    o[O.TIE_PITCHER] = R[R_TIE_PITCHER]
-    o[O.SMUDGE] = R[R_SMUDGE]
-    o[O.TARGET] = R[R_TARGET]
+    show_rules(o, R, RULES_SHOWN)
     o[O.DECK] = np.int64(T.DECK52) | (np.int64(T.JOKER_BIT) if R[R_JOKER] else np.int64(0))
 
 

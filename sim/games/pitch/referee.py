@@ -30,11 +30,6 @@ CARD_POINTS = {"A": 4, "K": 3, "Q": 2, "J": 1, "T": 10}
 class _Referee(TraceReferee):
     game = "pitch"
 
-    def __init__(self, trace: dict):
-        super().__init__(trace)
-        self.cards_checked = 0
-        self.calls_checked = 0
-
     # -- rules ---------------------------------------------------------------------
     def check_rules(self) -> None:
         rules = self.rules_with(RULE_KEYS)
@@ -112,7 +107,7 @@ class _Referee(TraceReferee):
                                     f"order from the one after the dealer {dealer} (P2), "
                                     f"got {call!r}")
             b = call["bid"]
-            self.calls_checked += 1
+            self.checked["calls"] += 1
             if call.get("hold"):
                 if seat != dealer:
                     raise self.fail(cw, "only the dealer may hold (P3)")
@@ -188,7 +183,7 @@ class _Referee(TraceReferee):
                                             f"{seat} holds {sorted(has_led + has_trump)} (P7)")
                 held[seat].discard(card)
                 played.append(card)
-                self.cards_checked += 1
+                self.checked["cards"] += 1
             best = max(range(n), key=lambda k: self.power(played[k], led, trump))   # P8
             winner = (leader + best) % n
             if self.field(trick, "winner", tw) != winner:
@@ -264,12 +259,7 @@ class _Referee(TraceReferee):
                                        f"(P16)")
             if d >= rules["max_deals"]:
                 raise self.fail(where, f"more than max_deals={rules['max_deals']} deals")
-            if not isinstance(deal, dict):
-                raise self.fail(where, "a deal is a JSON object")
-            dealer = (rules["first_dealer"] + d) % n                        # P1
-            if self.field(deal, "dealer", where) != dealer:
-                raise self.fail(where, f"dealer is {deal['dealer']!r}, expected seat {dealer} "
-                                       f"(first_dealer {rules['first_dealer']} + {d}) (P1)")
+            dealer = self.dealer_of(deal, d, where, rules["first_dealer"], n, "P1")
             hands = self.check_hands(deal, where)
             pitcher, contract = self.check_bids(deal, where, dealer)
             for key, value in (("pitcher", pitcher), ("contract", contract)):
@@ -328,9 +318,9 @@ class _Referee(TraceReferee):
         if "scores" in self.trace and self.trace["scores"] != scores:
             raise self.fail("", f"scores {self.trace['scores']!r}, expected {scores}")
         return Replayed(scores, [] if winner is None else [winner],
-                        self.calls_checked + self.cards_checked,
-                        {"deals": len(deals), "redeals": redeals, "calls": self.calls_checked,
-                         "cards": self.cards_checked})
+                        self.checked["calls"] + self.checked["cards"],
+                        {"deals": len(deals), "redeals": redeals, "calls": self.checked["calls"],
+                         "cards": self.checked["cards"]})
 
 
 def replay(trace: dict) -> Replayed:
