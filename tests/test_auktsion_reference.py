@@ -389,17 +389,46 @@ def test_python_policy_forms():
     t = reference.play({"deals_per_match": 1},
                        [vandal, (py_value, (1.0,)), reference.PythonPolicy(py_random, (0.3, 3), "mine"),
                         "value"], 3, 3)
-    assert t["strategies"] == ["python:vandal", "python:py_value", "mine", "value"]
+    assert t["strategies"] == ["python:vandal", "python:py_value", "python:mine", "value"]
     replay(t)
 
 
 def test_reference_rejects_unknown_strategies():
-    with pytest.raises(StrategyError, match="unknown auktsion policy 'greedy'"):
+    """Bad seats are StrategyErrors that name the seat and what is allowed (the same
+    messages as pitch's reference engine: both come from sim/reference.py)."""
+    with pytest.raises(StrategyError, match="seat 0: unknown auktsion policy 'greedy'"):
         reference.play({}, ["greedy"] * 4, 1, 1)
     with pytest.raises(StrategyError, match="3 strategies for 4 seats"):
         reference.play({}, ["value"] * 3, 1, 1)
-    with pytest.raises(StrategyError, match="cannot use 42"):
+    with pytest.raises(StrategyError, match=r"seat 1: cannot use 42 as an auktsion strategy; "
+                                            r"allowed: a strategy text such as 'budget', a Strategy"):
         reference.play({}, ["value", 42, "value", "value"], 1, 1)
+    with pytest.raises(StrategyError, match=r"seat 2: Python policy 'python:py_value' answers the "
+                                            r"decision 'play', which auktsion does not have; its "
+                                            r"decisions: bid"):
+        reference.play({}, ["value", "value", reference.PythonPolicy(py_value, decision="play"),
+                            "value"], 1, 1)
+    with pytest.raises(StrategyError, match=r"seat 0: .* names two strategies \('value', 'budget'\) "
+                                            r"for one seat; a tuple is one seat's parts"):
+        reference.play({}, ("value", "budget", "random", "passive"), 1, 1)
+    with pytest.raises(StrategyError, match=r"params 'bid' is text.*decision='bid'"):
+        reference.PythonPolicy(py_value, "bid")
+
+
+def test_seat_forms():
+    """One spec for every seat, a list per seat, a SeatAssignment, or a tuple of one
+    strategy and a Python policy that replaces its decision; a Python policy's label
+    always says python:."""
+    seats = reference.seats_from((py_value, (2.0,)), 3)
+    assert [s.label for s in seats] == ["python:py_value"] * 3
+    assert seats[0]["bid"].params == (2.0,) and seats[0]["bid"].python
+    mixed = reference.seats_from([("budget:aggression=2", reference.PythonPolicy(py_value))]
+                                 + ["value:multiple=1.5"] * 3, 4)
+    assert [s.label for s in mixed] == ["python:py_value"] + ["value:multiple=1.5"] * 3
+    assert mixed[1]["bid"].params == (1.5,) and not mixed[1]["bid"].python
+    sa = strategies.assign_seats(STRATEGIES, 4, ["0=random"])
+    assert [s.label for s in reference.seats_from(sa, 4)] == list(sa.labels)
+    assert reference.PythonPolicy(py_value, name="python:mine").label == "python:mine"
 
 
 def greedy(o, hand, params, rng):

@@ -100,7 +100,7 @@ def test_reference_seat_errors_name_the_seat_and_what_is_allowed():
         return ref.lowest(o[O.LEGAL])
     with pytest.raises(StrategyError, match=r"seat 1: Python policy 'python:f' does not say which "
                                             r"decision it answers \(pitch has bid, play\): write "
-                                            r"PythonPolicy\(func, decision='bid'\)"):
+                                            r"PythonPolicy\(func, decision='bid' or 'play'\)"):
         ref.play({}, ["basic", f, "basic", "basic"], 1, 0)
     with pytest.raises(StrategyError, match=r"seat 0: cannot use 42 as a pitch strategy; allowed: "
                                             r"a strategy text such as 'basic'"):

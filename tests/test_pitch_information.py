@@ -38,7 +38,7 @@ def observer(seen: list):
     def play(o, params, rng):
         seen.append(("play", o))
         return ref._pimc(o, (4.0, 2.0), rng)
-    return (ref.PythonPolicy(bid, "bid"), ref.PythonPolicy(play, "play"))
+    return (ref.PythonPolicy(bid, decision="bid"), ref.PythonPolicy(play, decision="play"))
 
 
 def rival(script: list[int]):
@@ -52,7 +52,7 @@ def rival(script: list[int]):
             if o[O.LEGAL] >> c & 1:
                 return c
         return ref.lowest(o[O.LEGAL])
-    return (ref.PythonPolicy(bid, "bid"), ref.PythonPolicy(play, "play"))
+    return (ref.PythonPolicy(bid, decision="bid"), ref.PythonPolicy(play, decision="play"))
 
 
 def world(own: list[int], firsts: list[int], rest_seed: int):

@@ -10,10 +10,14 @@ same observation vector -- with nothing but Python ints, floats and lists, so th
   kernel on one core) and is labelled so: a Python policy's label starts with ``python:``;
 - the benchmark has a plain-Python baseline (:func:`play_many`).
 
+This module holds the rules (:class:`Match`) and the ports of the policies; what every
+reference engine shares -- :class:`PythonPolicy`, turning strategies into seats
+(:func:`seats_from`), ``play`` and ``play_many`` -- is ``sim/reference.py``.
+
 Ported here, and kept in step with their originals:
 
 - ``sim/rng.py``, through its plain-Python twin ``sim/pyrng.py``: stream 0 deals the
-  cards, stream ``1 + seat`` feeds that seat's policy (:class:`Stream`);
+  cards, stream ``1 + seat`` feeds that seat's policy (``sim.pyrng.Stream``);
 - ``strategies/auktsion.py``: the four policies, with the same float arithmetic in the
   same order, so the results are bitwise equal;
 - the public observation and hand vectors of ``obs.py`` (offsets imported from there).
@@ -21,28 +25,30 @@ Ported here, and kept in step with their originals:
 A plain-Python policy is called as ``policy(obs, hand, params, rng)``: ``obs`` (the
 public information) and ``hand`` (the seat's own cards, per rank) lists of floats laid
 out as in ``obs.py`` (copies: changing them changes nothing), ``params`` a tuple of
-floats, ``rng`` a :class:`Stream` with ``below(n)`` and ``uniform()``. It returns a
+floats, ``rng`` a ``sim.pyrng.Stream`` with ``below(n)`` and ``uniform()``. It returns a
 bid in coins or ``-1`` (``PASS``). It is asked for every call it makes, in the open
-form and in the sealed form.
+form and in the sealed form. A bare function or a ``(function, params)`` pair is
+taken as a :class:`PythonPolicy` (auktsion has one decision kind, ``bid``).
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from numbers import Integral
 from typing import Any
 
+from sim import reference as shared
 from sim.cards import RANKS, format_card
-from sim.errors import IllegalActionError, StrategyError
+from sim.errors import IllegalActionError
 from sim.games.auktsion import obs as O
 from sim.games.auktsion.rules import make as make_rules
-from sim.pyrng import DEAL_STREAM, Stream
+from sim.reference import Ports, PythonPolicy, ReferenceMatch, Seat
 from sim.rules import Rules
 
-PASS = -1
-"""A pass, as a policy returns it."""
+__all__ = ["PASS", "Match", "PythonPolicy", "play", "play_many", "seats_from", "smallest_bid"]
+
+PASS = O.PASS
 
 # -- the four policies (port of strategies/auktsion.py) -------------------------------------
 
@@ -130,86 +136,24 @@ def _random(o, hand, p, rng) -> int:
     return lo + rng.below(hi - lo + 1)
 
 
-# name -> (ceiling or None when the policy decides call by call, call)
-BUILTIN: dict[str, tuple[Callable | None, Callable]] = {
-    "passive": (_passive_ceiling, _passive),
-    "random": (None, _random),
-    "value": (_value_ceiling, _value),
-    "budget": (_budget_ceiling, _budget),
-}
+# The ports, per decision kind: policy name -> its call. A ceiling policy also has a
+# ceiling (the highest open-form price it pays for the lot, settled without asking it
+# call by call, as the kernel does); the others are asked for every call.
+PORTS = Ports("auktsion", make_rules,
+              {"bid": {"passive": _passive, "random": _random, "value": _value, "budget": _budget}},
+              "policy(obs, hand, params, rng)")
+CEILINGS: dict[str, Callable] = {"passive": _passive_ceiling, "value": _value_ceiling,
+                                 "budget": _budget_ceiling}
 
 
-# -- seats ------------------------------------------------------------------------------
-
-@dataclass(frozen=True)
-class PythonPolicy:
-    """A bid policy written in plain Python (slow path, for prototyping).
-
-    ``func(obs, hand, params, rng) -> int`` returns a bid in coins or ``-1`` for a
-    pass; see the module docstring for its arguments. ``name`` labels it in traces and errors
-    (default ``python:<function name>``).
-    """
-
-    func: Callable[[list[float], list[float], tuple[float, ...], Stream], int]
-    params: tuple[float, ...] = ()
-    name: str = ""
-
-    @property
-    def label(self) -> str:
-        return self.name or f"python:{getattr(self.func, '__name__', 'policy')}"
-
-
-@dataclass(frozen=True)
-class _Seat:
-    label: str
-    ceiling: Callable | None  # None: asked call by call
-    call: Callable
-    params: tuple[float, ...]
-    copy_obs: bool            # hand a Python policy a copy, so it cannot change the state
-
-
-def _seat(spec: Any) -> _Seat:
-    if isinstance(spec, _Seat):
-        return spec
-    if isinstance(spec, str):
-        import strategies  # only to read a strategy text such as "value:multiple=2"
-        spec = strategies.for_game("auktsion").parse(spec)
-    if isinstance(spec, tuple) and len(spec) == 2 and callable(spec[0]):
-        spec = PythonPolicy(spec[0], tuple(spec[1]))
-    elif callable(spec) and not isinstance(spec, PythonPolicy):
-        spec = PythonPolicy(spec)
-    if isinstance(spec, PythonPolicy):
-        return _Seat(spec.label, None, spec.func, tuple(float(x) for x in spec.params), True)
-    if hasattr(spec, "policy") and hasattr(spec, "label"):  # a strategies.base.Strategy
-        policy, params = spec.policy("bid")
-        if policy.name not in BUILTIN:
-            raise StrategyError(f"the reference engine has no port of policy {policy.name!r}; "
-                                f"it knows {', '.join(BUILTIN)} or a PythonPolicy")
-        ceiling, call = BUILTIN[policy.name]
-        return _Seat(spec.label, ceiling, call, tuple(params), False)
-    raise StrategyError(f"cannot use {spec!r} as an auktsion strategy: give a strategy text "
-                        f"('budget', 'value:multiple=2'), a Strategy, or a Python policy "
-                        f"function (PythonPolicy)")
-
-
-def seats_from(strategies: Any, n: int) -> list[_Seat]:
-    """One seat per player from a SeatAssignment or a sequence of per-seat specs (strategy
-    text, Strategy, PythonPolicy, function, or (function, params))."""
-    specs = getattr(strategies, "strategies", strategies)
-    if isinstance(specs, (str, PythonPolicy)) or callable(specs) or not isinstance(specs, Sequence):
-        specs = [specs] * n
-    if len(specs) != n:
-        raise StrategyError(f"{len(specs)} strategies for {n} seats: give one per seat")
-    return [_seat(s) for s in specs]
-
-
-def _rules(rules: Rules | Mapping[str, Any] | None) -> Rules:
-    return rules if isinstance(rules, Rules) else make_rules(rules)
+def seats_from(strategies: Any, n: int) -> list[Seat]:
+    """One seat per player (see ``sim.reference.seats_from``)."""
+    return shared.seats_from(PORTS, strategies, n)
 
 
 # -- the match --------------------------------------------------------------------------
 
-class Match:
+class Match(ReferenceMatch):
     """One auktsion match, played all at once (``play``) or step by step
     (``start_deal``, ``play_lot`` per rank, ``end_deal``), then read with ``trace``,
     ``totals`` or ``observation``.
@@ -219,24 +163,25 @@ class Match:
     :func:`play_many` needs.
     """
 
+    PORTS = PORTS
+    FIGURES = ("score", "win", "points", "money_spent", "money_end", "lots_bought")
+
     def __init__(self, rules: Rules | Mapping[str, Any] | None, strategies: Any, seed: int,
                  index: int, record: bool = True):
-        rules = _rules(rules)
-        n = rules.players
-        self.rules, self.seed, self.index, self.record = rules, seed, index, record
-        self.seats = seats_from(strategies, n)
-        self.n = n
+        super().__init__(rules, strategies, seed, index, record)
+        rules, n = self.rules, self.n
+        # Ceiling policies settle a lot without being asked call by call; Python
+        # policies (and the ports without a ceiling) are asked for every call.
+        self.bids = [s["bid"] for s in self.seats]
+        self.ceilings = [None if p.python else CEILINGS.get(p.name) for p in self.bids]
         self.first_rank = 1 if n == 3 else 0                       # A1: no twos with 3 players
         h, d, s, c = rules.suit_points
         self.suit_points = (c, d, h, s)                              # A2, in card suit order
         self.leftover = float(rules.leftover_value)
-        self.deal_rng = Stream(seed, index, DEAL_STREAM)
-        self.rngs = [Stream(seed, index, 1 + seat) for seat in range(n)]
         self.money = [0] * n
         self.match_points = [0] * n
         self.spent = [0] * n
         self.bought = [0] * n
-        self.deals: list[dict] = []
         # Public information as the policies see it (layout: obs.py).
         o = self.o = [0.0] * O.SIZE
         o[O.PLAYERS] = float(n)
@@ -264,9 +209,7 @@ class Match:
         return list(o), list(hand)
 
     def _ask(self, seat: int) -> int:
-        spec = self.seats[seat]
-        o, hand = self.observation(seat) if spec.copy_obs else self._show(seat)
-        return spec.call(o, hand, spec.params, self.rngs[seat])
+        return self.ask(seat, "bid", *self._show(seat))
 
     def _checked(self, seat: int, rank: int, bid: Any, lo: int) -> int:
         """``bid`` as an int if it is a pass or a legal bid (A7, A8: ``lo`` up to the
@@ -375,13 +318,13 @@ class Match:
 
     def _open_lot(self, rank: int, starter: int, calls: list | None) -> tuple[int, int]:
         """Open ascending calls (A7-A11): (buyer or -1, price)."""
-        n, o, money, seats = self.n, self.o, self.money, self.seats
+        n, o, money = self.n, self.o, self.money
         min_bid, min_raise = self.rules.min_bid, self.rules.min_raise
         # Ceiling policies fix their ceiling for the lot before the first call (as the
         # kernel does: nothing a ceiling depends on changes before the lot is sold).
-        caps = [None if spec.ceiling is None else
-                spec.ceiling(*self._show(s), spec.params, self.rngs[s])
-                for s, spec in enumerate(seats)]
+        caps = [None if ceiling is None else
+                ceiling(*self._show(s), self.bids[s].params, self.rngs[s])
+                for s, ceiling in enumerate(self.ceilings)]
         price, high, passes, k = 0, -1, 0, 0
         s = starter
         while True:
@@ -447,19 +390,20 @@ class Match:
         """A14, A15: points plus leftover_value per coin left after the last deal."""
         return [self.match_points[s] + self.leftover * self.money[s] for s in range(self.n)]
 
-    def trace(self, labels: Sequence[str] | None = None) -> dict:
+    def result(self) -> dict:
         totals = self.totals()
         best = max(totals)
-        return {
-            "game": "auktsion",
-            "rules": self.rules.to_json(),
-            "seed": self.seed,
-            "index": self.index,
-            "strategies": list(labels) if labels is not None else [s.label for s in self.seats],
-            "deals": self.deals,
-            "totals": totals,
-            "winners": [s for s, t in enumerate(totals) if t == best],
-        }
+        return {"totals": totals, "winners": [s for s, t in enumerate(totals) if t == best]}
+
+    def figures(self) -> dict[str, list]:
+        """The columns of the kernel's ``seats`` table: per seat ``score``, ``win``
+        (share, ties split), ``points``, ``money_spent``, ``money_end``, ``lots_bought``."""
+        totals = self.totals()
+        best = max(totals)
+        tied = totals.count(best)
+        return {"score": totals, "win": [1.0 / tied if t == best else 0.0 for t in totals],
+                "points": list(self.match_points), "money_spent": list(self.spent),
+                "money_end": list(self.money), "lots_bought": list(self.bought)}
 
 
 def play(rules: Rules | Mapping[str, Any] | None, strategies: Any, seed: int, index: int,
@@ -469,30 +413,14 @@ def play(rules: Rules | Mapping[str, Any] | None, strategies: Any, seed: int, in
 
     ``strategies``: a ``SeatAssignment``, or one spec per seat (strategy text such as
     ``"value:multiple=2"``, a ``Strategy``, a :class:`PythonPolicy`, a function, or a
-    ``(function, params)`` pair). ``labels`` overrides the strategy labels in the trace.
+    ``(function, params)`` pair; see ``sim/reference.py``). ``labels`` overrides the
+    strategy labels in the trace.
     """
-    return Match(rules, strategies, seed, index).play().trace(labels)
+    return shared.play(Match, rules, strategies, seed, index, labels)
 
 
 def play_many(rules: Rules | Mapping[str, Any] | None, strategies: Any, seed: int, start: int,
-              count: int) -> dict[str, list[list[float]] | list[list[int]]]:
+              count: int) -> dict[str, list]:
     """Play matches ``start .. start + count - 1`` without traces (the plain-Python
-    baseline of the benchmark). Returns per match and seat (lists of lists): ``score``,
-    ``win`` (share), ``points``, ``money_spent``, ``money_end``, ``lots_bought`` -- the
-    columns of the kernel's ``seats`` table."""
-    rules = _rules(rules)
-    seats = seats_from(strategies, rules.players)
-    out: dict[str, list] = {k: [] for k in ("score", "win", "points", "money_spent",
-                                            "money_end", "lots_bought")}
-    for index in range(start, start + count):
-        match = Match(rules, seats, seed, index, record=False).play()
-        totals = match.totals()
-        best = max(totals)
-        tied = totals.count(best)
-        out["score"].append(totals)
-        out["win"].append([1.0 / tied if t == best else 0.0 for t in totals])
-        out["points"].append(list(match.match_points))
-        out["money_spent"].append(list(match.spent))
-        out["money_end"].append(list(match.money))
-        out["lots_bought"].append(list(match.bought))
-    return out
+    baseline of the benchmark): per match and seat, the columns of :meth:`Match.figures`."""
+    return shared.play_many(Match, rules, strategies, seed, start, count)

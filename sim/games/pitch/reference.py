@@ -12,6 +12,10 @@ that
   so: a Python policy's label starts with ``python:``;
 - the benchmark has a plain-Python baseline (:func:`play_many`).
 
+This module holds the rules (:class:`Match`) and the ports; what every reference engine
+shares -- :class:`PythonPolicy`, turning strategies into seats (:func:`seats_from`),
+``play`` and ``play_many`` -- is ``sim/reference.py``.
+
 Ported here, and kept in step with their originals: the card-set helpers of
 ``sim/tricks.py``, the rules of ``sim/games/pitch/core.py``, the match loop of
 ``kernel.py`` (a policy is not asked when only one card is legal), and the policies of
@@ -23,21 +27,29 @@ A plain-Python policy is called as ``policy(obs, params, rng)``: ``obs`` a copy 
 observation list (changing it changes nothing), ``params`` a tuple of floats, ``rng`` a
 ``Stream`` with ``below(n)`` and ``uniform()``. A bid policy returns ``PASS`` (0), a
 bid 1..4 or ``HOLD`` (-1); a play policy returns a card code from ``obs[LEGAL]``.
+Pitch has two decision kinds, so a Python policy says which it answers:
+``PythonPolicy(func, decision="bid")``; a seat's other decision plays the default
+strategy's policy unless a tuple gives it: ``(PythonPolicy(b, decision="bid"),
+PythonPolicy(p, decision="play"))`` or ``("strength", PythonPolicy(p, decision="play"))``.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
 from numbers import Integral
 from typing import Any
 
+from sim import reference as shared
 from sim.cards import SUITS, format_card
-from sim.errors import IllegalActionError, StrategyError
+from sim.errors import IllegalActionError
 from sim.games.pitch import obs as O
+from sim.games.pitch.rules import make as make_rules
 from sim.pyrng import Stream
+from sim.reference import Ports, PythonPolicy, ReferenceMatch, Seat
 from sim.rules import Rules
+
+__all__ = ["HOLD", "PASS", "Match", "PythonPolicy", "play", "play_many", "seats_from"]
 
 PASS, HOLD = O.PASS, O.HOLD
 JOKER = 52
@@ -684,101 +696,16 @@ def _pimc(o, p, rng) -> int:
     return cands[best]
 
 
-BID_POLICIES: dict[str, Callable] = {"passive": _passive_bid, "random": _random_bid,
-                                     "strength": _strength_bid}
-PLAY_POLICIES: dict[str, Callable] = {"random": _random_card, "greedy": _greedy, "pimc": _pimc}
+PORTS = Ports("pitch", make_rules,
+              {"bid": {"passive": _passive_bid, "random": _random_bid, "strength": _strength_bid},
+               "play": {"random": _random_card, "greedy": _greedy, "pimc": _pimc}},
+              "policy(obs, params, rng)")
 
 
-# -- seats ------------------------------------------------------------------------------
-
-@dataclass(frozen=True)
-class PythonPolicy:
-    """A pitch policy written in plain Python (slow path, for prototyping and tests).
-
-    ``func(obs, params, rng)``: see the module docstring. ``decision`` is ``"bid"`` or
-    ``"play"``. ``name`` labels it in traces and errors (default ``python:<name>``)."""
-
-    func: Callable[[list[int], tuple[float, ...], Stream], int]
-    decision: str = "play"
-    params: tuple[float, ...] = ()
-    name: str = ""
-
-    @property
-    def label(self) -> str:
-        return self.name or f"python:{getattr(self.func, '__name__', 'policy')}"
-
-
-@dataclass(frozen=True)
-class _Seat:
-    label: str
-    bid: Callable
-    bid_params: tuple[float, ...]
-    play: Callable
-    play_params: tuple[float, ...]
-    copy_obs: bool
-
-
-def _seat(spec: Any) -> _Seat:
-    """A seat from a strategy text, a Strategy, a :class:`PythonPolicy` (its decision's
-    half; the other half is the game's default), or a tuple of those (later parts
-    override earlier ones: ``("strength+random", PythonPolicy(f))``)."""
-    import strategies
-
-    if isinstance(spec, _Seat):
-        return spec
-    game = strategies.for_game("pitch")
-    parts = spec if isinstance(spec, tuple) else (spec,)
-    base = game.parse(game.default)
-    halves: dict[str, tuple[Callable, tuple[float, ...], str]] = {}
-    copy = False
-    for d, table in (("bid", BID_POLICIES), ("play", PLAY_POLICIES)):
-        p, v = base.policy(d)
-        halves[d] = (table[p.name], tuple(v), p.name)
-    for part in parts:
-        if isinstance(part, str):
-            part = game.parse(part)
-        if isinstance(part, PythonPolicy):
-            if part.decision not in halves:
-                raise StrategyError(f"PythonPolicy decision {part.decision!r}: give 'bid' or "
-                                    f"'play'")
-            halves[part.decision] = (part.func, tuple(float(x) for x in part.params), part.label)
-            copy = True
-        elif hasattr(part, "policy") and hasattr(part, "label"):  # a strategies.base.Strategy
-            for d, table in (("bid", BID_POLICIES), ("play", PLAY_POLICIES)):
-                p, v = part.policy(d)
-                halves[d] = (table[p.name], tuple(v), p.name)
-            label = part.label
-            if len(parts) == 1:
-                return _Seat(label, halves["bid"][0], halves["bid"][1], halves["play"][0],
-                             halves["play"][1], False)
-        else:
-            raise StrategyError(f"cannot use {part!r} as a pitch strategy: give a strategy text "
-                                f"('basic', 'strength+pimc:samples=8'), a Strategy, or a "
-                                f"PythonPolicy (or a tuple of those)")
-    label = halves["bid"][2] + "+" + halves["play"][2]
-    return _Seat(label, halves["bid"][0], halves["bid"][1], halves["play"][0], halves["play"][1],
-                 copy)
-
-
-def seats_from(strategies: Any, n: int) -> list[_Seat]:
-    """One seat per player from a SeatAssignment, a list of per-seat specs, or one spec
-    for every seat (a tuple is one seat's parts, see :func:`_seat`)."""
-    if hasattr(strategies, "strategies"):        # a strategies.base.SeatAssignment
-        specs = list(strategies.strategies)
-    elif isinstance(strategies, list):
-        specs = strategies
-    else:
-        specs = [strategies] * n
-    if len(specs) != n:
-        raise StrategyError(f"{len(specs)} strategies for {n} seats: give one per seat")
-    return [_seat(s) for s in specs]
-
-
-def _rules(rules: Rules | Mapping[str, Any] | None) -> Rules:
-    if isinstance(rules, Rules):
-        return rules
-    from sim.games.pitch.rules import make
-    return make(rules)
+def seats_from(strategies: Any, n: int) -> list[Seat]:
+    """One seat per player (see ``sim.reference.seats_from``): a tuple is one seat's
+    parts, e.g. ``("strength", PythonPolicy(f, decision="play"))``."""
+    return shared.seats_from(PORTS, strategies, n)
 
 
 def _show_card(c: Any) -> str:
@@ -792,21 +719,19 @@ def mask_cards(mask: int) -> list[str]:
 
 # -- the game ---------------------------------------------------------------------------
 
-class Match:
+class Match(ReferenceMatch):
     """One pitch game. ``fixed`` (optional): per deal, one card mask or -1 per seat, as
     the kernel's ``fixed`` (hands chosen for tests)."""
 
+    PORTS = PORTS
+    FIGURES = ("score", "win", "points", "deals")
+
     def __init__(self, rules: Rules | Mapping[str, Any] | None, strategies: Any, seed: int,
                  index: int, record: bool = True, fixed: Sequence[Sequence[int]] | None = None):
-        self.rules = rules = _rules(rules)
-        n = self.n = rules.players
-        self.seats = seats_from(strategies, n)
-        self.seed, self.index, self.record = seed, index, record
+        super().__init__(rules, strategies, seed, index, record)
+        rules, n = self.rules, self.n
         self.fixed = [list(row) for row in fixed] if fixed is not None else []
-        self.deal_rng = Stream(seed, index, 0)
-        self.rngs = [Stream(seed, index, 1 + s) for s in range(n)]
         self.scores = [0] * n
-        self.deals: list[dict] = []
         self.winner = -1
         self.deals_played = 0
         self.stats = {"points": [0] * n, "pitched": [[0] * 4 for _ in range(n)],
@@ -834,14 +759,11 @@ class Match:
         return o
 
     def _ask(self, seat: int, decision: str, legal_cards: int = 0) -> int:
-        spec = self.seats[seat]
         o = self.o
         o[O.SEAT] = seat
         o[O.HAND] = self.hands[seat]
         o[O.LEGAL] = legal_cards
-        func, params = (spec.bid, spec.bid_params) if decision == "bid" else \
-            (spec.play, spec.play_params)
-        answer = func(list(o) if spec.copy_obs else o, params, self.rngs[seat])
+        answer = self.ask(seat, decision, o)
         o[O.HAND] = 0
         o[O.LEGAL] = 0
         return answer
@@ -1044,40 +966,27 @@ class Match:
             return [1.0 if s == self.winner else 0.0 for s in range(self.n)]
         return [1.0 / self.n] * self.n
 
-    def trace(self, labels: Sequence[str] | None = None) -> dict:
-        return {
-            "game": "pitch",
-            "rules": self.rules.to_json(),
-            "seed": self.seed,
-            "index": self.index,
-            "strategies": list(labels) if labels is not None else [s.label for s in self.seats],
-            "deals": self.deals,
-            "winner": self.winner if self.winner >= 0 else None,
-            "deals_played": self.deals_played,
-            "scores": list(self.scores),
-        }
+    def result(self) -> dict:
+        return {"winner": self.winner if self.winner >= 0 else None,
+                "deals_played": self.deals_played, "scores": list(self.scores)}
+
+    def figures(self) -> dict[str, Any]:
+        """Per seat ``score``, ``win`` (share), ``points``; the game's ``deals``."""
+        return {"score": list(self.scores), "win": self.wins(),
+                "points": list(self.stats["points"]), "deals": self.deals_played}
 
 
 def play(rules: Rules | Mapping[str, Any] | None, strategies: Any, seed: int, index: int,
          labels: Sequence[str] | None = None,
          fixed: Sequence[Sequence[int]] | None = None) -> dict:
     """Play game ``index`` of the run with ``seed`` and return its trace, equal to
-    ``GAME.trace(rules, policies, labels, seed, index)`` for the same strategies."""
-    return Match(rules, strategies, seed, index, fixed=fixed).play().trace(labels)
+    ``GAME.trace(rules, policies, labels, seed, index)`` for the same strategies
+    (anything :func:`seats_from` takes); ``fixed`` as :class:`Match` takes it."""
+    return shared.play(Match, rules, strategies, seed, index, labels, fixed=fixed)
 
 
 def play_many(rules: Rules | Mapping[str, Any] | None, strategies: Any, seed: int, start: int,
-              count_: int) -> dict[str, list]:
-    """Play games ``start .. start + count_ - 1`` without traces (the plain-Python
-    baseline of the benchmark). Returns per game and seat: ``score``, ``win``,
-    ``points``, and per game ``deals``."""
-    rules = _rules(rules)
-    seats = seats_from(strategies, rules.players)
-    out: dict[str, list] = {"score": [], "win": [], "points": [], "deals": []}
-    for index in range(start, start + count_):
-        m = Match(rules, seats, seed, index, record=False).play()
-        out["score"].append(list(m.scores))
-        out["win"].append(m.wins())
-        out["points"].append(list(m.stats["points"]))
-        out["deals"].append(m.deals_played)
-    return out
+              count: int) -> dict[str, list]:
+    """Play games ``start .. start + count - 1`` without traces (the plain-Python
+    baseline of the benchmark): per game the columns of :meth:`Match.figures`."""
+    return shared.play_many(Match, rules, strategies, seed, start, count)
