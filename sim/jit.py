@@ -15,8 +15,8 @@ Why these options:
   modules, so ``sim/__init__.py`` keys the cache folder on a hash of the sources.
 - ``error_model="numpy"``: a division follows IEEE rules instead of testing its divisor
   for zero and raising ``ZeroDivisionError``. The test costs time in the hot loops
-  (auktsion's kernel ran 1.1-1.2x faster without it), and no divisor here is zero where
-  its result is used. It is set on every function on purpose: a function that does not
+  (benchmarks/README.md has the measurements), and no divisor here is zero where its
+  result is used. It is set on every function on purpose: a function that does not
   set it takes its model from whichever caller compiles it first, and the disk cache
   keeps that choice, so speed would depend on what ran first.
 - ``_nrt=False`` unless asked: a function that allocates nothing needs no reference

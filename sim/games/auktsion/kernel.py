@@ -33,6 +33,11 @@ from sim.jit import jit, prange
 from sim.rng import DEAL_STREAM, seed_stream, shuffle
 from strategies.auktsion import ceiling, decide, uses_rng
 
+# Rows of the int64 scratch ``scratch_i`` (SCRATCH_ROWS x 52), one entry per card or seat.
+(ROW_DECK, ROW_HAND_POINTS, ROW_MONEY, ROW_CAPS, ROW_EFF_CAPS, ROW_MATCH_POINTS,
+ ROW_DEAL_POINTS) = range(7)
+SCRATCH_ROWS = 7
+
 # Error records (``sim/harness.py``): ILLEGAL is a bid outside ``lo..hi`` (smallest
 # legal bid .. the bidder's money) that is not a pass; step is the lot's rank.
 
@@ -52,8 +57,7 @@ def _deal(R, rng, deck, hands, points, log_decks, d):
     if log_decks.shape[0] > 0:
         for k in range(size):
             log_decks[d, k] = cards[k]
-    # Unsigned indices: numba then skips its test for a negative index (measured: the
-    # valuation twice as fast).
+    # Unsigned indices: numba then skips its test for a negative index.
     per = np.uint64(size // n)
     suit_points = R[R_SUIT_POINTS:R_SUIT_POINTS + 4]
     hands[:n, :] = 0.0
@@ -123,8 +127,8 @@ def _ceilings(pids, params, rngs, o, hands, money, caps, eff, n):
 # the last bid (A10); with none, the lot ends (A11 when nobody bid at all).
 #
 # Each phase is straight-line code (at most three phases with four seats): a loop over
-# the calls, or over the phases, branches on the ceilings and mispredicts; measured, this
-# form made the whole kernel 1.1x faster than the call-by-call loop it replaced.
+# the calls, or over the phases, branches on the ceilings and mispredicts
+# (benchmarks/README.md has the measurements).
 
 
 @jit(inline=True)
@@ -317,8 +321,9 @@ def _new_deal(R, rngs, o, hands, d, scratch_i, m, detail, deal_money, deal_hand,
               log_decks):
     """Deal ``d`` (A1-A4): cards, coins, an observation with every lot to come.
     Returns the dealer."""
-    deck, hand_points, money = scratch_i[0], scratch_i[1], scratch_i[2]
-    match_points, deal_points = scratch_i[5], scratch_i[6]
+    deck, hand_points = scratch_i[ROW_DECK], scratch_i[ROW_HAND_POINTS]
+    money = scratch_i[ROW_MONEY]
+    match_points, deal_points = scratch_i[ROW_MATCH_POINTS], scratch_i[ROW_DEAL_POINTS]
     n = R[R_PLAYERS]
     dealer = (R[R_FIRST_DEALER] + d) % n                      # A4
     _deal(R, rngs[DEAL_STREAM], deck, hands, hand_points, log_decks, d)  # A1, A2
@@ -351,8 +356,8 @@ def _play_lots(R, pids, params, rngs, o, hands, scratch_i, d, first_lot, last_bu
     """Sell the lots ``first_lot``..A of deal ``d`` (A5-A13) and score the deal. The
     first of them resumes from (first, price, high, passes, forced) when ``forced`` is
     not NO_CALL (bid-EV); every other lot opens fresh. Returns the trace cursor."""
-    money, caps, eff = scratch_i[2], scratch_i[3], scratch_i[4]
-    match_points, deal_points = scratch_i[5], scratch_i[6]
+    money, caps, eff = scratch_i[ROW_MONEY], scratch_i[ROW_CAPS], scratch_i[ROW_EFF_CAPS]
+    match_points, deal_points = scratch_i[ROW_MATCH_POINTS], scratch_i[ROW_DEAL_POINTS]
     n = R[R_PLAYERS]
     tracing = log_calls.shape[0] > 0
     for lot in range(first_lot, 13):                          # A5
@@ -416,7 +421,7 @@ def _play_lots(R, pids, params, rngs, o, hands, scratch_i, d, first_lot, last_bu
 @jit(inline=True)
 def _final_scores(R, leftover, scratch_i, m, score, win, money_end, points):
     """A14, A15: match scores, and the win shared among the highest."""
-    money, match_points = scratch_i[2], scratch_i[5]
+    money, match_points = scratch_i[ROW_MONEY], scratch_i[ROW_MATCH_POINTS]
     n = R[R_PLAYERS]
     best = -1e300
     for s in range(n):
@@ -441,11 +446,11 @@ def play_matches(seed, index0, lo, hi, R, leftover, pids, params, scratch_i, han
     """Play matches ``index0 + lo .. index0 + hi - 1`` into rows ``lo .. hi - 1`` of the
     output arrays. Returns the trace cursor of the last (see ``play_match``).
 
-    ``scratch_i`` is int64[SCRATCH_ROWS, 52] (rows: deck, hand points, money, ceilings,
-    effective ceilings, match points, deal points); ``hands`` float64[MAX_PLAYERS,
-    HAND_SIZE] (see ``complete_hands``); ``o`` float64[O.SIZE]; ``rngs`` uint64[5, 4].
-    ``detail`` fills the per-deal and per-lot arrays; non-empty ``log_calls`` /
-    ``log_decks`` record every call (seat, bid or O.PASS) and every deal's cards.
+    ``scratch_i`` is int64[SCRATCH_ROWS, 52] (rows ``ROW_DECK`` .. ``ROW_DEAL_POINTS``);
+    ``hands`` float64[MAX_PLAYERS, HAND_SIZE] (see ``complete_hands``); ``o``
+    float64[O.SIZE]; ``rngs`` uint64[5, 4]. ``detail`` fills the per-deal and per-lot
+    arrays; non-empty ``log_calls`` / ``log_decks`` record every call (seat, bid or
+    PASS) and every deal's cards.
 
     One call plays many matches, and the match, deal and scoring steps are inlined
     into it: a call with ~25 array arguments, each passed as seven words, costs as
@@ -477,8 +482,8 @@ def play_match(seed, index, R, leftover, pids, params, m, scratch_i, hands, o, r
         if uses_rng(pids[s]):          # the other seats' streams are never read
             seed_stream(rngs[1 + s], seed, index, DEAL_STREAM + 1 + s)
     for s in range(n):
-        scratch_i[2, s] = 0  # money
-        scratch_i[5, s] = 0  # match points
+        scratch_i[ROW_MONEY, s] = 0
+        scratch_i[ROW_MATCH_POINTS, s] = 0
         spent[m, s] = 0
         bought[m, s] = 0
     cursor = 0
@@ -494,8 +499,6 @@ def play_match(seed, index, R, leftover, pids, params, m, scratch_i, hands, o, r
     _final_scores(R, leftover, scratch_i, m, score, win, money_end, points)
     return cursor
 
-
-SCRATCH_ROWS = 7
 
 
 @jit(nrt=True)

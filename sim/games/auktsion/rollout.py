@@ -26,6 +26,9 @@ from sim.games.auktsion import obs as O
 from sim.games.auktsion.engine import explain
 from sim.games.auktsion.kernel import (
     NO_CALL,
+    ROW_DEAL_POINTS,
+    ROW_MATCH_POINTS,
+    ROW_MONEY,
     _final_scores,
     _new_deal,
     _play_lots,
@@ -110,7 +113,8 @@ def _rollout(R, leftover, pids, params, seat, call, deal, lot, price, high, pass
     """Play the match on from the situation, ``seat`` calling ``call`` now; the seats'
     final scores and win shares go to row 0 of ``out`` (score, win, and dummies)."""
     score, win, spent, money_end, points, bought, detail3 = out
-    money, match_points, deal_points = scratch_i[2], scratch_i[5], scratch_i[6]
+    money = scratch_i[ROW_MONEY]
+    match_points, deal_points = scratch_i[ROW_MATCH_POINTS], scratch_i[ROW_DEAL_POINTS]
     n = R[R_PLAYERS]
     _start_match(R, leftover, o)
     dealer = (R[R_FIRST_DEALER] + deal) % n
