@@ -1,5 +1,7 @@
 """Bid-EV: rollouts from a described situation, on common random numbers."""
 
+import re
+
 import numpy as np
 import pytest
 
@@ -72,9 +74,50 @@ def test_bad_situations_say_what_is_wrong(change, message):
         bid_ev("auktsion", {**BASE, **change}, rollouts=10)
 
 
-def test_illegal_candidate_names_the_legal_range():
-    with pytest.raises(BidlabError, match=r"legal bids are 4..36"):
-        bid_ev("auktsion", BASE, rollouts=10, candidates=["2"])
+@pytest.mark.parametrize("given,message", [
+    (["2"], r"candidate bid 2 is illegal here: the smallest legal bid is 4 \(min_bid 1, "
+            r"price 3 \+ min_raise 1\) \(A8\); legal calls: pass, bid 4\.\.36"),
+    (["pass,30..40"], r"candidate bid 37 \(of 30\.\.40\) is illegal here: seat 0 has only "
+                      r"36 coins \(A8\)"),
+    (["11..4"], r"candidate '11\.\.4' runs downward: .* 4\.\.11"),
+    (["foo"], r"candidate 'foo': write pass, a bid \(coins\) or a range of bids like 4\.\.11"),
+    (["pass..5"], r"candidate 'pass\.\.5': a range joins two bids"),
+])
+def test_illegal_candidates_name_the_legal_calls(given, message):
+    """Candidates are read by sim.situation.parse_candidates, as in pitch and bridge."""
+    with pytest.raises(BidlabError, match=message):
+        bid_ev("auktsion", BASE, rollouts=10, candidates=given)
+
+
+def test_missing_keys_are_all_named():
+    with pytest.raises(BidlabError, match=r"the auktsion situation needs money=, lot= "):
+        bid_ev("auktsion", {"hand": HAND}, rollouts=10)
+
+
+def test_candidates_read_ranges_words_and_action_names():
+    from analysis.runs import make_rules
+    from sim.games.auktsion.situation import candidates, parse
+    rules = make_rules("auktsion")
+    s = parse(rules, BASE)
+    assert candidates(rules, s, ["P, bid 5", "4..6", "pass"]) == [-1, 5, 4, 6]
+    assert candidates(rules, s, None) == [-1] + list(range(4, 12))
+
+
+@pytest.mark.parametrize("extra,message", [
+    (["--state", "nope=1"], "unknown auktsion situation key 'nope'; known keys: seat, hand, "),
+    (["--state", "hig_bidder=3"], r"'hig_bidder' \(did you mean high_bidder\?\)"),
+    (["--candidates", "11..4"], "candidate '11..4' runs downward"),
+    (["--candidates", "foo"], "candidate 'foo': write pass"),
+    (["--candidates", "99"], "candidate bid 99 is illegal here"),
+])
+def test_cli_bad_situation_or_candidates_exit_2_with_one_line(capsys, extra, message):
+    from bidlab.cli import main
+    code = main(["bid-ev", "auktsion", "--hand", HAND, "--state", "money=36,38,37,39",
+                 "--state", "lot=7", "--state", "price=3", "--state", "high_bidder=3",
+                 "--rollouts", "10", *extra])
+    err = capsys.readouterr().err
+    assert code == 2 and err.count("\n") == 1 and "Traceback" not in err
+    assert re.search(message, err)
 
 
 def test_summarize_probability_of_best():

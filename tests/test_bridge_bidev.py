@@ -137,8 +137,25 @@ def test_missing_hand_and_bad_candidates():
     with pytest.raises(BidlabError, match=r"candidate 1D is illegal here: .*legal calls: "
                                           r"P, 1S..7N"):
         candidates(s, ["1D"])
-    with pytest.raises(BidlabError, match="candidate '5Z'"):
+    with pytest.raises(BidlabError, match="candidate '5Z': write P, X, XX, a bid 1C..7N"):
         candidates(s, ["2H,5Z"])
+
+
+def test_candidate_ranges_run_up_the_bids():
+    """``A..B``: every bid from A up to B (sim.situation.parse_candidates, as in auktsion
+    and pitch); a range that runs down, joins a non-bid or holds an illegal bid says so."""
+    s = parse(make(), RESPONSE)
+    assert [C.call_text(c) for c in candidates(s, ["P,2H..3C", "bid 2H"])] == \
+        ["P", "2H", "2S", "2N", "3C"]
+    for given, message in [(["4H..2H"], r"candidate '4H\.\.2H' runs downward: .* 2H\.\.4H"),
+                           (["P..2H"], r"candidate 'P\.\.2H': a range joins two bids"),
+                           (["11..4"], r"candidate '11\.\.4': write P, X, XX, a bid 1C"),
+                           (["1D..1N"], r"candidate 1D \(of 1D\.\.1N\) is illegal here: a bid "
+                                        r"must be higher than the last bid, 1H \(B3\)"),
+                           (["X"], r"candidate X is illegal here: a double needs .* \(B4\); "
+                                   r"legal calls: P, 1S\.\.7N")]:
+        with pytest.raises(BidlabError, match=message):
+            candidates(s, given)
 
 
 def test_cli_bad_situation_exits_2(capsys):
@@ -146,6 +163,22 @@ def test_cli_bad_situation_exits_2(capsys):
                  "--state", "calls=1H,1D"])
     assert code == 2 and "situation calls='1H,1D': call 2 (1D) is illegal" in \
         capsys.readouterr().err
+
+
+@pytest.mark.parametrize("extra,message", [
+    (["--state", "nope=1"], "unknown bridge situation key 'nope'; known keys: hand, seat, "
+                            "board, dealer, vul, calls, auction, hcp, shape, known, infer "
+                            "(or N/E/S/W=HAND)"),
+    (["--state", "bord=1"], "'bord' (did you mean board?)"),
+    (["--candidates", "4H..2H"], "candidate '4H..2H' runs downward"),
+    (["--candidates", "foo"], "candidate 'foo': write P, X, XX"),
+    (["--candidates", "1D"], "candidate 1D is illegal here"),
+])
+def test_cli_bad_keys_or_candidates_exit_2_with_one_line(capsys, extra, message):
+    code = main(["bid-ev", "bridge", "--hand", f"S={HAND}", "--state", "board=1",
+                 "--state", "calls=1H,P", "--rollouts", "10", *extra])
+    err = capsys.readouterr().err
+    assert code == 2 and err.count("\n") == 1 and "Traceback" not in err and message in err
 
 
 def test_help_teaches_the_bridge_situation(capsys):

@@ -2,6 +2,7 @@
 random numbers, hidden hands consistent with what is public, the CLI."""
 
 import json
+import re
 from collections import Counter
 
 import numpy as np
@@ -174,19 +175,52 @@ def test_bad_situations_say_what_is_wrong(change, message):
 
 
 def test_a_missing_hand_is_named():
-    with pytest.raises(BidlabError, match="the situation needs hand="):
+    with pytest.raises(BidlabError, match="the pitch situation needs hand="):
         bid_ev("pitch", {"seat": "0"}, rollouts=10)
 
 
 @pytest.mark.parametrize("given,message", [
-    (["1"], r"candidate bid 1 is illegal here: legal calls are pass, bid 3..4"),
-    (["hold"], "candidate hold is illegal here: only the dealer may hold"),
-    (["3..5"], "candidate bid 5 is illegal"),
-    (["x"], "candidate 'x': write pass, hold, a bid or a range"),
+    (["1"], r"candidate bid 1 is illegal here: a bid must exceed the highest bid so far, 2: "
+            r"3\.\.4 \(P2\); legal calls: pass, bid 3\.\.4$"),
+    (["9"], r"candidate bid 9 is illegal here: the bids are 1\.\.4 \(P2\)"),
+    (["0"], r"candidate '0': write pass"),  # 0 is the code of pass, not a bid
+    (["hold"], r"candidate hold is illegal here: only the dealer may hold, .* \(P3\); "
+               r"legal calls: pass, bid 3\.\.4"),
+    (["3..5"], r"candidate bid 5 \(of 3\.\.5\) is illegal"),
+    (["4..3"], r"candidate '4\.\.3' runs downward: .* 3\.\.4"),
+    (["x"], r"candidate 'x': write pass, hold, a bid or a range of bids like 2\.\.4"),
+    (["3..x"], r"candidate '3\.\.x': write pass, hold"),
+    ([","], r"no candidate in \[','\]: write pass"),
 ])
 def test_illegal_candidates_name_the_legal_calls(given, message):
+    """Candidates are read by sim.situation.parse_candidates, as in auktsion and bridge."""
     with pytest.raises(BidlabError, match=message):
         bid_ev("pitch", BASE, rollouts=10, candidates=given)
+
+
+def test_candidates_read_ranges_words_and_action_names():
+    from sim.games.pitch.obs import HOLD, PASS
+    from sim.games.pitch.situation import candidates, parse
+    rules = make_rules("pitch")
+    s = parse(rules, BASE)
+    assert candidates(rules, s, ["bid 4, p", "3..4"]) == [4, PASS, 3]
+    dealer = parse(rules, {**BASE, "seat": "3", "dealer": "3", "bids": "pass,2,pass"})
+    assert candidates(rules, dealer, ["HOLD", "pass"]) == [HOLD, PASS]
+
+
+@pytest.mark.parametrize("extra,message", [
+    (["--state", "nope=1"], "unknown pitch situation key 'nope'; known keys: seat, hand, "),
+    (["--state", "dealr=3"], r"'dealr' \(did you mean dealer\?\)"),
+    (["--candidates", "11..4"], "candidate '11..4' runs downward"),
+    (["--candidates", "foo"], "candidate 'foo': write pass, hold"),
+])
+def test_cli_bad_situation_or_candidates_exit_2_with_one_line(capsys, extra, message):
+    from bidlab.cli import main
+    code = main(["bid-ev", "pitch", "--hand", HAND, "--seat", "2", "--state", "dealer=3",
+                 "--state", "bids=pass,2", "--rollouts", "10", *extra])
+    err = capsys.readouterr().err
+    assert code == 2 and err.count("\n") == 1 and "Traceback" not in err
+    assert re.search(message, err)
 
 
 def test_cli_json_and_table(capsys):

@@ -33,7 +33,7 @@ from sim.cards import RANKS, format_card, parse_cards
 from sim.errors import BidlabError
 from sim.games.auktsion.rules import R_FIRST_RANK, R_SUIT_POINTS, pack
 from sim.rules import Rules
-from sim.situation import bad, own_hand, per_seat, whole, yes_no
+from sim.situation import bad, check_keys, own_hand, parse_candidates, per_seat, span, whole, yes_no
 
 KEYS = ("seat", "hand", "money", "lot", "price", "high_bidder", "passes", "deal", "scores",
         "sold", "infer")
@@ -68,12 +68,6 @@ class Situation:
                                                 for lo, hi in self.points]}
 
 
-
-
-
-
-
-
 def _rank(key: str, value: Any) -> int:
     text = str(value).strip().upper().replace("10", "T")
     if len(text) != 1 or text not in RANKS:
@@ -82,13 +76,7 @@ def _rank(key: str, value: Any) -> int:
 
 
 def parse(rules: Rules, values: dict[str, Any]) -> Situation:
-    unknown = sorted(set(values) - set(KEYS))
-    if unknown:
-        raise BidlabError(f"unknown auktsion situation key {unknown[0]!r}; known keys: "
-                          f"{', '.join(KEYS)}")
-    for key in ("hand", "money", "lot"):
-        if key not in values:
-            raise BidlabError(f"the situation needs {key}= (see `bidlab bid-ev --help`)")
+    check_keys("auktsion", values, KEYS, required=("hand", "money", "lot"))
     n = rules.players
     first = 1 if n == 3 else 0
     per = (52 - 4 * first) // n
@@ -198,23 +186,24 @@ def candidates(rules: Rules, s: Situation, given: list[str] | None, count: int =
                ) -> list[int]:
     """Candidate calls (-1 = pass): ``given`` (``pass``, amounts, ``A..B``), or pass and
     the ``count`` smallest legal bids."""
-    lo = max(rules.min_bid, s.price + rules.min_raise) if s.high_bidder >= 0 else rules.min_bid
+    raised = s.high_bidder >= 0
+    lo = max(rules.min_bid, s.price + rules.min_raise) if raised else rules.min_bid
     hi = s.money[s.seat]
-    if not given:
-        return [-1] + list(range(lo, min(hi, lo + count - 1) + 1))
-    out: list[int] = []
-    for item in given:
-        for part in str(item).replace(",", " ").split():
-            if part.lower() == "pass":
-                out.append(-1)
-                continue
-            a, sep, b = part.partition("..")
-            for v in range(int(a), int(b) + 1) if sep else [int(a)]:
-                if not lo <= v <= hi:
-                    raise BidlabError(f"candidate bid {v} is illegal here: legal bids are "
-                                      f"{lo}..{hi} (A8), or pass")
-                out.append(v)
-    return list(dict.fromkeys(out))
+
+    def illegal(call: int) -> str | None:
+        if call < 0 or lo <= call <= hi:
+            return None
+        if call > hi:
+            return f"seat {s.seat} has only {hi} coins (A8)"
+        plus = f", price {s.price} + min_raise {rules.min_raise}" if raised else ""
+        return f"the smallest legal bid is {lo} (min_bid {rules.min_bid}{plus}) (A8)"
+
+    bids = span([str(lo), str(hi)] if lo < hi else [str(lo)] if lo == hi else [])
+    return parse_candidates(given, [-1] + list(range(lo, min(hi, lo + count - 1) + 1)),
+                            illegal=illegal, name=action_name,
+                            legal_text="pass" + (f", bid {bids}" if bids else ""),
+                            syntax="pass, a bid (coins) or a range of bids like 4..11",
+                            words={"pass": -1, "p": -1})
 
 
 def action_name(call: int) -> str:

@@ -30,9 +30,10 @@ that does not overcall. Seats playing random, pass or par, and ``known`` hands, 
 not conditioned. ``infer=no`` deals the hidden hands from
 ``hcp``/``shape`` alone (a 1H opener: ``--state 'hcp=N=11-21' --state shape=N=H5-``).
 
-Candidates: ``--candidates 2S,3S,4S`` (any legal calls), or by default pass, double or
-redouble where legal, and the cheapest bid in each strain. Each candidate is made now;
-then every seat's strategy (``--strategy``, default natural; yours too) bids the rest.
+Candidates: ``--candidates 2S,3S,4S`` (any legal calls; ``2H..4H`` is every bid from 2H
+up to 4H), or by default pass, double or redouble where legal, and the cheapest bid in
+each strain. Each candidate is made now; then every seat's strategy (``--strategy``,
+default natural; yours too) bids the rest.
 
 Each rollout deals the hidden hands once and plays every candidate on that deal (common
 random numbers), solves it double dummy once (only the strains the final contracts
@@ -56,7 +57,7 @@ from sim.games.bridge.deal import SUIT_LETTERS, Constraints, _range
 from sim.games.bridge.pbn import format_hand, parse_hand
 from sim.games.bridge.rules import BOARD_VUL, SEAT_NAMES, VUL_NAMES
 from sim.rules import Rules
-from sim.situation import bad, whole, yes_no
+from sim.situation import bad, check_keys, parse_candidates, span, whole, yes_no
 
 KEYS = ("hand", "seat", "board", "dealer", "vul", "calls", "auction", "hcp", "shape", "known",
         "infer")
@@ -176,11 +177,8 @@ def _auction(calls: list[int]) -> tuple[int, int, int, bool]:
 def legal_text(mask: int) -> str:
     """``P, X, 1S..7N`` from a legal-call bit set."""
     parts = [C.call_text(c) for c in (C.PASS, C.DOUBLE, C.REDOUBLE) if mask >> c & 1]
-    bids = [c for c in range(C.FIRST_BID, C.N_CALLS) if mask >> c & 1]
-    if bids:
-        parts.append(C.call_text(bids[0]) if len(bids) == 1 else
-                     f"{C.call_text(bids[0])}..{C.call_text(bids[-1])}")
-    return ", ".join(parts)
+    bids = span([C.call_text(c) for c in range(C.FIRST_BID, C.N_CALLS) if mask >> c & 1])
+    return ", ".join(parts + [bids] * bool(bids))
 
 
 def _why_illegal(call: int, last_bid: int, doubled: int) -> str:
@@ -339,10 +337,7 @@ def _check_possible(c: Constraints) -> None:
 
 
 def parse(rules: Rules, values: dict[str, Any]) -> Situation:
-    unknown = sorted(set(values) - set(KEYS) - set(HAND_KEYS))
-    if unknown:
-        raise BidlabError(f"unknown bridge situation key {unknown[0]!r}; known keys: "
-                          f"{', '.join(KEYS)} (or N/E/S/W=HAND)")
+    check_keys("bridge", values, KEYS, also=HAND_KEYS, also_means="HAND")
     if "calls" in values and "auction" in values:
         raise BidlabError("the situation gives both calls and auction (the same key): give one")
     hand, seat = _hand_and_seat(values)
@@ -360,27 +355,18 @@ def action_name(call: int) -> str:
 
 
 def candidates(s: Situation, given: list[str] | None) -> list[int]:
-    """Candidate calls: ``given`` (each legal now), or pass, X/XX where legal and the
-    cheapest legal bid in each strain."""
+    """Candidate calls: ``given`` (calls, ``A..B`` every bid from A up to B; each legal
+    now), or pass, X/XX where legal and the cheapest legal bid in each strain."""
     legal = legal_now(s.calls)
-    if not given:
-        bids = [c for c in range(C.FIRST_BID, C.N_CALLS) if legal >> c & 1]
-        cheapest = {}
-        for c in bids:
-            cheapest.setdefault(C.bid_strain(c), c)
-        return [c for c in (C.PASS, C.DOUBLE, C.REDOUBLE) if legal >> c & 1] + \
-            sorted(cheapest.values())
-    out: list[int] = []
-    for item in given:
-        for part in _items(item):
-            try:
-                call = C.parse_call(part)
-            except ValueError as e:
-                raise BidlabError(f"candidate {part!r}: {e}") from None
-            if not legal >> call & 1:
-                last_bid, _, doubled, _ = _auction(s.calls)
-                raise BidlabError(f"candidate {part} is illegal here: "
-                                  f"{_why_illegal(call, last_bid, doubled)}; legal calls: "
-                                  f"{legal_text(legal)}")
-            out.append(call)
-    return list(dict.fromkeys(out))
+    bids = [c for c in range(C.FIRST_BID, C.N_CALLS) if legal >> c & 1]
+    cheapest: dict[int, int] = {}
+    for c in bids:
+        cheapest.setdefault(C.bid_strain(c), c)
+    default = [c for c in (C.PASS, C.DOUBLE, C.REDOUBLE) if legal >> c & 1] + \
+        sorted(cheapest.values())
+    last_bid, _, doubled, _ = _auction(s.calls)
+    return parse_candidates(
+        given, default, legal_text=legal_text(legal), name=C.call_text,
+        illegal=lambda c: None if legal >> c & 1 else _why_illegal(c, last_bid, doubled),
+        syntax="P, X, XX, a bid 1C..7N or a range of bids like 2H..4H",
+        read=C.parse_call, is_bid=lambda c: c >= C.FIRST_BID)

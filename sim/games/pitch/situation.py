@@ -38,7 +38,7 @@ from sim.errors import BidlabError
 from sim.games.pitch.obs import HOLD, PASS
 from sim.games.pitch.rules import HAND, TOP_BID
 from sim.rules import Rules
-from sim.situation import bad, own_hand, whole
+from sim.situation import bad, check_keys, own_hand, parse_candidates, span, whole
 
 KEYS = ("seat", "hand", "dealer", "bids", "scores", "deal")
 HELP = __doc__.split("\n\n", 1)[1]
@@ -69,14 +69,22 @@ class Situation:
                 "scores": self.scores, "deal": self.deal}
 
 
-
-
-
-
 def _items(value: Any) -> list[str]:
     if isinstance(value, str):
         return [t.strip() for t in value.split(",") if t.strip()]
     return [str(t).strip() for t in value]
+
+
+def _why_not_bid(rules: Rules, high: int, b: int) -> str | None:
+    """Why ``b`` is not a legal bid over the highest bid ``high`` (0: none), or None."""
+    lo = max(rules.min_bid, high + 1)
+    if lo <= b <= TOP_BID:
+        return None
+    if lo > TOP_BID:
+        return f"nothing beats the bid of {high} (P2)"
+    if high == 0 or b > TOP_BID:
+        return f"the bids are {rules.min_bid}..{TOP_BID} (P2)"
+    return f"a bid must exceed the highest bid so far, {high}: {lo}..{TOP_BID} (P2)"
 
 
 def _parse_bids(value: Any, rules: Rules) -> list[int]:
@@ -99,11 +107,8 @@ def _parse_bids(value: Any, rules: Rules) -> list[int]:
         except ValueError:
             raise bad("bids", value, f"call {k + 1} ({item!r}): write pass or a bid "
                                       f"{rules.min_bid}..{TOP_BID}") from None
-        lo = max(rules.min_bid, high + 1)
-        if not lo <= b <= TOP_BID:
-            why = (f"the bids are {rules.min_bid}..{TOP_BID} (P2)" if high == 0 else
-                   f"a bid must exceed the highest bid so far, {high}: {lo}..{TOP_BID} (P2)"
-                   if lo <= TOP_BID else f"nothing beats the bid of {high} (P2)")
+        why = _why_not_bid(rules, high, b)
+        if why:
             raise bad("bids", value, f"call {k + 1} ({item}) is illegal: {why}")
         high = b
         out.append(b)
@@ -111,12 +116,7 @@ def _parse_bids(value: Any, rules: Rules) -> list[int]:
 
 
 def parse(rules: Rules, values: dict[str, Any]) -> Situation:
-    unknown = sorted(set(values) - set(KEYS))
-    if unknown:
-        raise BidlabError(f"unknown pitch situation key {unknown[0]!r}; known keys: "
-                          f"{', '.join(KEYS)}")
-    if "hand" not in values:
-        raise BidlabError("the situation needs hand= (see `bidlab bid-ev --help`)")
+    check_keys("pitch", values, KEYS, required=("hand",))
     n = rules.players
     seat = whole("seat", values.get("seat", 0), 0, n - 1)
     hand = own_hand(values, HAND, "the cards you were dealt this deal, P1")
@@ -163,48 +163,24 @@ def action_name(call: int) -> str:
     return "pass" if call == PASS else "hold" if call == HOLD else f"bid {call}"
 
 
-def _legal_text(calls: list[int]) -> str:
-    bids = [c for c in calls if c > 0]
-    parts = ["pass"]
-    if bids:
-        parts.append(f"bid {bids[0]}" if len(bids) == 1 else f"bid {bids[0]}..{bids[-1]}")
-    if HOLD in calls:
-        parts.append("hold")
-    return ", ".join(parts)
-
-
 def candidates(rules: Rules, s: Situation, given: list[str] | None) -> list[int]:
     """Candidate calls: ``given`` (``pass``, ``hold``, amounts, ``A..B``), or every legal
     call (pass, each bid above the highest, and hold for the dealer where P3 allows)."""
     legal = legal_calls(rules, s)
-    if not given:
-        return legal
-    out: list[int] = []
-    for item in given:
-        for part in str(item).replace(",", " ").split():
-            text = part.lower()
-            if text == "bid":
-                continue
-            if text in ("pass", "hold"):
-                call = PASS if text == "pass" else HOLD
-                if call not in legal:
-                    raise BidlabError(f"candidate hold is illegal here: only the dealer may "
-                                      f"hold, over a bid below {TOP_BID}, with dealer_hold=true "
-                                      f"(P3); legal calls: {_legal_text(legal)}")
-                out.append(call)
-                continue
-            a, sep, b = text.partition("..")
-            try:
-                values = range(int(a), int(b) + 1) if sep else [int(a)]
-            except ValueError:
-                raise BidlabError(f"candidate {part!r}: write pass, hold, a bid or a range "
-                                  f"like 2..4") from None
-            for v in values:
-                if v not in legal or v <= 0:
-                    raise BidlabError(f"candidate bid {v} is illegal here: legal calls are "
-                                      f"{_legal_text(legal)} (P2, P3)")
-                out.append(v)
-    return list(dict.fromkeys(out))
+
+    def illegal(call: int) -> str | None:
+        if call in legal:
+            return None
+        if call == HOLD:
+            return (f"only the dealer may hold, over a bid below {TOP_BID}, with "
+                    f"dealer_hold=true (P3)")
+        return _why_not_bid(rules, s.high, call)
+
+    bids = span([str(c) for c in legal if c > 0])
+    text = ", ".join(["pass"] + [f"bid {bids}"] * bool(bids) + ["hold"] * (HOLD in legal))
+    return parse_candidates(given, legal, illegal=illegal, legal_text=text, name=action_name,
+                            syntax="pass, hold, a bid or a range of bids like 2..4",
+                            words={"pass": PASS, "p": PASS, "hold": HOLD})
 
 
 def _prepare(rules: Rules, values: dict[str, Any], given: list[str] | None):
