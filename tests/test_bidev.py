@@ -134,9 +134,9 @@ def test_summarize_probability_of_best():
 def sampled_hands(situation: dict, rollouts: int, rules: dict | None = None):
     """The situation, and per rollout the points of each seat's cards of each rank
     (seat x rank), as the bid-EV sampler deals them."""
-    from sim.games.auktsion.rollout import _sample_hands
+    from sim.games.auktsion.rollout import _sample_hands, sampler_arrays
     from sim.games.auktsion.rules import make, pack
-    from sim.games.auktsion.situation import parse, sampler_arrays
+    from sim.games.auktsion.situation import parse
     from sim.rng import seed_stream
 
     rules = make(rules or {})

@@ -44,7 +44,7 @@ from sim.games.auktsion.rules import (
     R_SUIT_POINTS,
     pack,
 )
-from sim.games.auktsion.situation import action_name, candidates, parse, sampler_arrays
+from sim.games.auktsion.situation import Situation, action_name, candidates, parse
 from sim.harness import ERR_CODE, OK
 from sim.jit import jit, prange
 from sim.rng import DEAL_STREAM, below, seed_stream
@@ -202,6 +202,22 @@ def rollouts(seed, count, n_blocks, R, leftover, pids, params, seat, hand, up_se
                     break
                 score[m, c] = out[0][0, seat]
                 win[m, c] = out[1][0, seat]
+
+
+def sampler_arrays(s: Situation, players: int) -> tuple[np.ndarray, ...]:
+    """What ``rollout._sample_hands`` reads: your cards (a 52-long mask); per card, the
+    seat that laid it face up (-1: none); per rank, its buyer (-1: unsold or to come) and
+    price; per seat, the least and most hand points (any number where not inferred)."""
+    hand = np.zeros(52, np.int64)
+    hand[s.hand] = 1
+    buyer = np.full(13, -1, np.int64)
+    price = np.zeros(13, np.int64)
+    up_seat = np.full(52, -1, np.int64)
+    for r, (b, p, cards) in s.sold.items():
+        buyer[r], price[r] = b, p
+        up_seat[cards] = b
+    points = np.array(s.points or [(0, 10**9)] * players, np.int64)
+    return hand, up_seat, buyer, price, points[:, 0].copy(), points[:, 1].copy()
 
 
 def run_rollouts(rules: Rules, policies, labels: tuple[str, ...], values: dict[str, Any],

@@ -27,8 +27,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-import numpy as np
-
 from sim.cards import RANKS, format_card, parse_cards
 from sim.errors import BidlabError
 from sim.games.auktsion.rules import R_FIRST_RANK, R_SUIT_POINTS, pack
@@ -208,19 +206,3 @@ def candidates(rules: Rules, s: Situation, given: list[str] | None, count: int =
 
 def action_name(call: int) -> str:
     return "pass" if call < 0 else f"bid {call}"
-
-
-def sampler_arrays(s: Situation, players: int) -> tuple[np.ndarray, ...]:
-    """What ``rollout._sample_hands`` reads: your cards (a 52-long mask); per card, the
-    seat that laid it face up (-1: none); per rank, its buyer (-1: unsold or to come) and
-    price; per seat, the least and most hand points (any number where not inferred)."""
-    hand = np.zeros(52, np.int64)
-    hand[s.hand] = 1
-    buyer = np.full(13, -1, np.int64)
-    price = np.zeros(13, np.int64)
-    up_seat = np.full(52, -1, np.int64)
-    for r, (b, p, cards) in s.sold.items():
-        buyer[r], price[r] = b, p
-        up_seat[cards] = b
-    points = np.array(s.points or [(0, 10**9)] * players, np.int64)
-    return hand, up_seat, buyer, price, points[:, 0].copy(), points[:, 1].copy()

@@ -25,7 +25,7 @@ from sim.games.pitch import kernel as K
 from sim.games.pitch.engine import _check_policies, explain
 from sim.games.pitch.obs import NOT_YET
 from sim.games.pitch.rules import MAX_PLAYERS, R_PLAYERS, pack
-from sim.games.pitch.situation import _policy_arrays, _prepare, action_name
+from sim.games.pitch.situation import action_name, candidates, parse
 from sim.games.pitch.trace import mask_cards
 from sim.jit import jit, prange
 from sim.rules import Rules
@@ -78,17 +78,38 @@ def rollouts(seed, count, n_blocks, R, bid_pids, bid_params, play_pids, play_par
                 win[r, c] = win1[0, seat]
 
 
+def prepare(rules: Rules, values: dict[str, Any], given: list[str] | None):
+    """The situation ``values``, its candidate calls, the hands it fixes (yours, on its
+    deal) and the calls already made, as the rollout kernel reads them."""
+    s = parse(rules, values)
+    calls = np.array(candidates(rules, s, given), np.int64)
+    fixed = np.full((s.deal + 1, rules.players), -1, np.int64)
+    fixed[s.deal, s.seat] = sum(1 << c for c in s.hand)
+    forced = np.zeros(max(1, len(s.bids)), np.int64)
+    forced[:len(s.bids)] = s.bids
+    return s, calls, fixed, forced
+
+
+def policy_arrays(policies):
+    bid_ids, bid_params = policies["bid"]
+    play_ids, play_params = policies["play"]
+    return (np.ascontiguousarray(bid_ids, dtype=np.int64),
+            np.ascontiguousarray(bid_params, dtype=np.float64),
+            np.ascontiguousarray(play_ids, dtype=np.int64),
+            np.ascontiguousarray(play_params, dtype=np.float64))
+
+
 def run_rollouts(rules: Rules, policies, labels: tuple[str, ...], values: dict[str, Any],
                  given: list[str] | None, seed: int, n: int):
     """``Game.rollouts`` for pitch: every candidate call in the situation ``values``,
     played out ``n`` times."""
     _check_policies(policies, rules.players)
-    s, calls, fixed, forced = _prepare(rules, values, given)
+    s, calls, fixed, forced = prepare(rules, values, given)
     score = np.zeros((n, len(calls)))
     win = np.zeros((n, len(calls)))
     err = H.new_errors(n)
     rollouts(np.uint64(seed), n, H.blocks(n), pack(rules),
-             *_policy_arrays(policies), s.seat, fixed, s.deal, s.dealer,
+             *policy_arrays(policies), s.seat, fixed, s.deal, s.dealer,
              np.array(s.scores, np.int64), forced, len(s.bids), calls, score, win, err)
     H.check(err, 0, explain, labels)
     return Rollouts([action_name(int(c)) for c in calls], score, win, s.to_json(rules.players))
@@ -102,10 +123,10 @@ def play_rollout(rules: Rules, policies, labels: tuple[str, ...], values: dict[s
     ``score`` and ``win`` of the asking seat, ``deals`` (the deal number the game
     ended after, counting from 1)."""
     _check_policies(policies, rules.players)
-    s, calls, fixed, forced = _prepare(rules, values, [action])
+    s, calls, fixed, forced = prepare(rules, values, [action])
     n = rules.players
     R = pack(rules)
-    arrays = _policy_arrays(policies)
+    arrays = policy_arrays(policies)
     o, p, rng, rngs, work, si = K.new_scratch(max(arrays[1].shape[1], arrays[3].shape[1]))
 
     def play(rows: int | None):

@@ -31,8 +31,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-import numpy as np
-
 from sim.cards import JOKER, format_card
 from sim.errors import BidlabError
 from sim.games.pitch.obs import HOLD, PASS
@@ -181,22 +179,3 @@ def candidates(rules: Rules, s: Situation, given: list[str] | None) -> list[int]
     return parse_candidates(given, legal, illegal=illegal, legal_text=text, name=action_name,
                             syntax="pass, hold, a bid or a range of bids like 2..4",
                             words={"pass": PASS, "p": PASS, "hold": HOLD})
-
-
-def _prepare(rules: Rules, values: dict[str, Any], given: list[str] | None):
-    s = parse(rules, values)
-    calls = np.array(candidates(rules, s, given), np.int64)
-    fixed = np.full((s.deal + 1, rules.players), -1, np.int64)
-    fixed[s.deal, s.seat] = sum(1 << c for c in s.hand)
-    forced = np.zeros(max(1, len(s.bids)), np.int64)
-    forced[:len(s.bids)] = s.bids
-    return s, calls, fixed, forced
-
-
-def _policy_arrays(policies):
-    bid_ids, bid_params = policies["bid"]
-    play_ids, play_params = policies["play"]
-    return (np.ascontiguousarray(bid_ids, dtype=np.int64),
-            np.ascontiguousarray(bid_params, dtype=np.float64),
-            np.ascontiguousarray(play_ids, dtype=np.int64),
-            np.ascontiguousarray(play_params, dtype=np.float64))
