@@ -169,6 +169,26 @@ def test_overcalls_and_takeout_doubles():
     assert call("Q5.963.Q842.T652", "1H") == "P"
 
 
+def test_answers_to_a_two_notrump_overcall_go_above_it():
+    # partner's 2NT over their weak two shows what a 1NT overcall does, one level up
+    assert call("K52.Q73.J842.Q65", "2H", "2N", "P") == "3N"    # 8: upper half of an invite
+    assert call("K52.Q73.J842.965", "2H", "2N", "P") == "P"
+    assert call("J8652.Q73.842.Q6", "2H", "2N", "P") == "P"     # weak: no two-level major
+    assert call("KQ852.Q73.K42.Q6", "2H", "2N", "P") == "3S"    # game values: forcing
+
+
+@pytest.mark.parametrize("spec", [
+    ["all=natural"],
+    ["0=random:span=35,p_bid=0.4", "1=natural", "2=natural", "3=random:span=35,p_bid=0.4"],
+    ["0=natural", "1=random:span=35,p_bid=0.6,p_double=0.5", "2=random:p_double=0.3",
+     "3=natural:game_min=22,invite_min=28"],
+])
+def test_natural_never_makes_an_illegal_call(spec):
+    """Whatever partner and the opponents do (random bids at any level included), every
+    call natural makes is legal: the kernel stops on the first illegal one."""
+    logged_auctions(7, 20000, spec)
+
+
 def test_negative_double_and_cue_bid_raise():
     assert call("K1052.963.AJ84.65", "1C", "1H") == "X"         # four spades, 8 points
     assert call("Q642.K54.K82.965", "1S", "2H") == "2S"         # a raise: 8 points

@@ -148,26 +148,34 @@ def _respond_nt(lens, hcp, opening, p):
 
 
 @njit(cache=True, _nrt=False)
+def _after_transfer(lens, hcp, m, L, lo, hi, p):
+    """Responder's call after his transfer to the major ``m`` over L NT (range lo..hi):
+    with six cards the major, with five notrump (opener may choose), by points."""
+    pts = _length_points(hcp, lens)
+    six = lens[m] >= 6
+    if pts + lo >= p[GRAND_MIN]:
+        return C.bid_code(7, m if six else 4)
+    if pts + lo >= p[SLAM_MIN]:
+        return C.bid_code(6, m if six else 4)
+    if pts + hi >= p[SLAM_MIN]:
+        return C.bid_code(5, m) if six else C.bid_code(4, 4)
+    if pts + lo >= p[GAME_MIN]:
+        return C.bid_code(4, m) if six else C.bid_code(3, 4)
+    if pts + hi >= p[INVITE_MIN] and L == 1:
+        return C.bid_code(3, m) if six else C.bid_code(2, 4)
+    if pts + hi >= p[INVITE_MIN] and 2 * pts + lo + hi + 1 >= 2 * p[GAME_MIN]:
+        return C.bid_code(4, m) if six else C.bid_code(3, 4)
+    return C.PASS
+
+
+@njit(cache=True, _nrt=False)
 def _nt_continue(lens, hcp, opening, response, reply, p):
     """Responder's second call after Stayman's answer or a completed transfer."""
     L, lo, hi = _nt_range(opening, p)
-    if _strain(response) != 0:                   # a transfer: m is the major
-        m = _strain(response) + 1
-        pts = _length_points(hcp, lens)
-        six = lens[m] >= 6
-        if pts + lo >= p[GRAND_MIN]:
-            return C.bid_code(7, m if six else 4)
-        if pts + lo >= p[SLAM_MIN]:
-            return C.bid_code(6, m if six else 4)
-        if pts + hi >= p[SLAM_MIN]:
-            return C.bid_code(5, m) if six else C.bid_code(4, 4)
-        if pts + lo >= p[GAME_MIN]:
-            return C.bid_code(4, m) if six else C.bid_code(3, 4)
-        if pts + hi >= p[INVITE_MIN] and L == 1:
-            return C.bid_code(3, m) if six else C.bid_code(2, 4)
-        if pts + hi >= p[INVITE_MIN] and 2 * pts + lo + hi + 1 >= 2 * p[GAME_MIN]:
-            return C.bid_code(4, m) if six else C.bid_code(3, 4)
-        return C.PASS
+    if _strain(response) != 0:
+        call = _after_transfer(lens, hcp, _strain(response) + 1, L, lo, hi, p)
+        # this system completes at the cheapest level; another policy may bid past it
+        return call if call > reply else C.PASS
     rm = _strain(reply) if _level(reply) == L + 1 else -1
     if rm in MAJORS and lens[rm] >= 4:               # Stayman found a fit
         sp = _support_points(hcp, lens, rm)
@@ -289,7 +297,8 @@ def _respond_contested(hand, lens, hcp, opening, last, opp_suits, part, p):
             return _cheapest(last, y)                # cue-bid: a limit raise or better
         if sup >= limit and raise_ + 5 < C.N_CALLS and _level(raise_ + 5) <= 3:
             return raise_ + 5                        # jump raise
-        if sup >= r and _level(raise_) <= _compete_cap(lens[x], len_of(part, x), p):
+        if sup >= r and raise_ < C.N_CALLS \
+                and _level(raise_) <= _compete_cap(lens[x], len_of(part, x), p):
             return raise_
     if hcp < r:
         return C.PASS
@@ -393,13 +402,17 @@ def _opener_after_jacoby(lens, hcp, x, p):
 
 
 @njit(cache=True, _nrt=False)
-def _after_two_clubs(lens, hcp, p):
-    """Opener's rebid after 2C-2D: 2NT with strong_min..+2 balanced, 3NT with more, else
-    his longest suit."""
+def _after_two_clubs(lens, hcp, last, p):
+    """Opener's rebid after 2C and partner's answer ``last`` (2D here; a partner playing
+    another policy may bid anything): 2NT with strong_min..+2 balanced, 3NT with more
+    (the cheapest notrump over a higher answer), else his longest suit."""
     if _balanced(lens):
-        return C.bid_code(2, 4) if hcp <= p[STRONG_MIN] + 2 else C.bid_code(3, 4)
-    s = _longest(lens, 0)
-    return _cheapest(C.bid_code(2, 1), s)
+        code = C.bid_code(2, 4) if hcp <= p[STRONG_MIN] + 2 else C.bid_code(3, 4)
+        if code <= last:
+            code = _cheapest(last, C.NOTRUMP)
+    else:
+        code = _cheapest(last, _longest(lens, 0))
+    return code if code < C.N_CALLS else C.PASS
 
 
 @njit(cache=True, _nrt=False, inline='always')
@@ -493,31 +506,40 @@ def _advance_double(hand, lens, hcp, last, opp_suits, p):
     stop = ts < 4 and _stopper(hand, ts)
     if hcp >= gf:
         if major:
-            return C.bid_code(4, s)
-        if stop and _no_shortness(lens):
-            return C.bid_code(3, 4)
-        return _cheapest(last, ts) if ts < 4 else C.bid_code(3, 4)
+            code = C.bid_code(4, s)
+        elif stop and _no_shortness(lens):
+            code = C.bid_code(3, 4)
+        else:
+            code = _cheapest(last, ts) if ts < 4 else C.bid_code(3, 4)
+        # partner doubled their game (or more): with game values the double stands
+        return code if last < code < C.N_CALLS else C.PASS
     if stop and _balanced(lens) and not major and _level(last) == 1 and hcp >= 6:
         return C.bid_code(1, 4) if hcp <= gf - 4 else C.bid_code(2, 4)
     code = _cheapest(last, s)
     if hcp >= gf - 4 and code + 5 < C.bid_code(_game_level(s), s):
         return code + 5
-    return code
+    return code if code < C.N_CALLS else C.PASS
 
 
 @njit(cache=True, _nrt=False)
-def _advance_nt(lens, hcp, part, p):
-    """Over partner's 1NT overcall (RHO passed): a five-card major (weak: two of it;
-    game values: three, forcing; six cards: four), else notrump by points."""
+def _advance_nt(lens, hcp, last, part, p):
+    """Over partner's notrump overcall ``last`` (RHO passed): a five-card major (weak,
+    over 1NT only: two of it; game values: three, forcing; six cards: four), else
+    notrump by points. Over 2NT (a weak two overcalled, or the balancing seat) and
+    higher only what goes above it."""
     lo, hi = lo_of(part), hi_of(part)
+    level = _level(last)
     m = 3 if lens[3] >= 5 and lens[3] >= lens[2] else (2 if lens[2] >= 5 else -1)
     if m >= 0:
         pts = _length_points(hcp, lens)
         if pts + lo >= p[GAME_MIN]:
-            return C.bid_code(4, m) if lens[m] >= 6 else C.bid_code(3, m)
-        if pts + hi < p[INVITE_MIN]:
+            code = C.bid_code(4, m) if lens[m] >= 6 else C.bid_code(3, m)
+            if code > last:
+                return code
+        elif pts + hi < p[INVITE_MIN] and level == 1:
             return C.bid_code(2, m)
-    return _nt_place(hcp, lo, hi, 1, p)
+    call = _nt_place(hcp, lo, hi, level, p)
+    return call if call > last else C.PASS
 
 
 @njit(cache=True, _nrt=False)
@@ -621,10 +643,13 @@ def _after_ace_reply(hand, strain, clo, part, last, p):
     total = mine + pa_aces
     if total <= 2:
         code = C.bid_code(5, strain)
-        return code if code > last else C.PASS
-    if total == 4 and clo >= p[GRAND_MIN]:
-        return C.bid_code(7, strain)
-    return C.bid_code(6, strain)
+    elif total == 4 and clo >= p[GRAND_MIN]:
+        code = C.bid_code(7, strain)
+    else:
+        code = C.bid_code(6, strain)
+    # above the answer unless the opponents bid over it (or partner, playing another
+    # policy, answered higher)
+    return code if code > last else C.PASS
 
 
 @njit(cache=True, _nrt=False)
@@ -740,7 +765,7 @@ def _captain(o, p, hand, lens, hcp, rd):
         return target
     if not ours and level >= gl and hcp + plo >= 23 and o[O.DOUBLED] == 0:
         nxt = _cheapest(last, strain)
-        if strain < 4 and _level(nxt) <= trumps - 6 + p[COMPETE_MARGIN]:
+        if strain < 4 and nxt < C.N_CALLS and _level(nxt) <= trumps - 6 + p[COMPETE_MARGIN]:
             return nxt
         return C.DOUBLE                               # their sacrifice over our game
     return C.PASS
@@ -815,7 +840,7 @@ def _decide(o, p, hand, lens, hcp, rd):
             if pa_kind == K_TRANSFER:
                 return _cheapest(last, _strain(response) + 1)
             if opening == C.bid_code(2, 0) and pa_kind == K_ART:
-                return _after_two_clubs(lens, hcp, p)
+                return _after_two_clubs(lens, hcp, last, p)
             d = _describes(opening, response, pa_kind, interfered)
             if d == 1:
                 return _opener_after_jacoby(lens, hcp, _strain(opening), p)
@@ -836,7 +861,7 @@ def _decide(o, p, hand, lens, hcp, rd):
         if pa_kind == K_TAKEOUT and not opp_since:
             return _advance_double(hand, lens, hcp, last, rd.opp_suits, p)
         if pa_kind == K_NT and not opp_since:
-            return _advance_nt(lens, hcp, rd.part, p)
+            return _advance_nt(lens, hcp, last, rd.part, p)
         if pa_last >= C.FIRST_BID and _strain(pa_last) < 4:
             return _advance_overcall(hand, lens, hcp, last, rd.opp_suits, rd.opp_last,
                                      _strain(pa_last), rd.part, p)
@@ -888,6 +913,4 @@ def natural_call(o, p, memo):
             call = _enter(o[O.HAND], lens, hcp, o[O.LAST_BID], opp_suits, _balancing(o), p)
         else:
             call = _in_the_auction(o, p, lens, hcp, mask, memo)
-    if call != C.PASS and (call >= C.N_CALLS or not (o[O.LEGAL] >> call) & 1):
-        return C.PASS
     return call
