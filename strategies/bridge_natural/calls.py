@@ -6,10 +6,10 @@ captain who places the contract. ``natural_call`` is the entry.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from sim.games.bridge import core as C
 from sim.games.bridge import obs as O
+from sim.jit import jit
 from strategies.bridge_natural.features import (
     MAJORS,
     _aces,
@@ -79,7 +79,7 @@ from strategies.bridge_natural.reading import (
 )
 
 
-@njit(cache=True, _nrt=False)
+@jit
 def _opening_suit(lens):
     """The longest suit with five or more (ties: the higher); else a minor (1D with 4-4,
     1C with 3-3)."""
@@ -91,7 +91,7 @@ def _opening_suit(lens):
     return 0
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@jit(inline=True)
 def _open(lens, hcp, p):
     pts = _length_points(hcp, lens)
     bal = _balanced(lens)
@@ -114,7 +114,7 @@ def _open(lens, hcp, p):
     return C.PASS
 
 
-@njit(cache=True, _nrt=False)
+@jit
 def _nt_place(h, lo, hi, level_open, p):
     """Responder's notrump placement opposite a notrump range lo..hi (quantitative)."""
     if h + lo >= p[GRAND_MIN]:
@@ -133,7 +133,7 @@ def _nt_place(h, lo, hi, level_open, p):
     return C.PASS
 
 
-@njit(cache=True, _nrt=False)
+@jit
 def _respond_nt(lens, hcp, opening, p):
     """Over partner's 1NT/2NT: transfers with a five-card major, Stayman with a four-card
     major and invitational values, else notrump by combined HCP."""
@@ -147,7 +147,7 @@ def _respond_nt(lens, hcp, opening, p):
     return _nt_place(hcp, lo, hi, L, p)
 
 
-@njit(cache=True, _nrt=False)
+@jit
 def _after_transfer(lens, hcp, m, L, lo, hi, p):
     """Responder's call after his transfer to the major ``m`` over L NT (range lo..hi):
     with six cards the major, with five notrump (opener may choose), by points."""
@@ -168,7 +168,7 @@ def _after_transfer(lens, hcp, m, L, lo, hi, p):
     return C.PASS
 
 
-@njit(cache=True, _nrt=False)
+@jit
 def _nt_continue(lens, hcp, opening, response, reply, p):
     """Responder's second call after Stayman's answer or a completed transfer."""
     L, lo, hi = _nt_range(opening, p)
@@ -196,7 +196,7 @@ def _nt_continue(lens, hcp, opening, response, reply, p):
     return call if call > reply else C.PASS
 
 
-@njit(cache=True, _nrt=False)
+@jit
 def _two_over_one_suit(lens, x):
     """A suit ranked below the opened one with four cards (five for hearts): the longest,
     the lower of two four-card suits, the higher of two longer ones."""
@@ -209,7 +209,7 @@ def _two_over_one_suit(lens, x):
     return best
 
 
-@njit(cache=True, _nrt=False)
+@jit
 def _major_to_show(lens):
     """A four-card or longer major for a one-level response: the longer; 1H with 4-4,
     1S with 5-5."""
@@ -221,12 +221,12 @@ def _major_to_show(lens):
     return -1
 
 
-@njit(cache=True, _nrt=False)
+@jit
 def _support_needed(x):
     return 3 if x >= 2 else (4 if x == 1 else 5)
 
 
-@njit(cache=True, _nrt=False)
+@jit
 def _respond_suit(hand, lens, hcp, opening, p):
     """Over partner's one of a suit, opponents silent."""
     x = _strain(opening)
@@ -273,13 +273,13 @@ def _respond_suit(hand, lens, hcp, opening, p):
     return C.bid_code(2, s) if s < x else C.bid_code(1, 4)
 
 
-@njit(cache=True, _nrt=False)
+@jit
 def _compete_cap(my_len, pa_len, p):
     """Law of total tricks: the level a partscore fight may reach."""
     return max(2, my_len + pa_len - 6 + np.int64(p[COMPETE_MARGIN]))
 
 
-@njit(cache=True, _nrt=False)
+@jit
 def _respond_contested(hand, lens, hcp, opening, last, opp_suits, part, p):
     """Over partner's one of a suit after the opponents came in (``last``: the last
     bid; a double leaves it at the opening)."""
@@ -321,7 +321,7 @@ def _respond_contested(hand, lens, hcp, opening, last, opp_suits, part, p):
     return C.PASS
 
 
-@njit(cache=True, _nrt=False)
+@jit
 def _negative_double_shape(lens, x, opp_suits):
     """Four cards in every unbid major (in every unbid minor when no major is unbid)."""
     seen = False
@@ -340,7 +340,7 @@ def _negative_double_shape(lens, x, opp_suits):
     return seen
 
 
-@njit(cache=True, _nrt=False)
+@jit
 def _rebid(hand, lens, hcp, opening, response, last, part, p):
     """Opener's second bid, describing: raise partner's major, a major at the one level,
     notrump by range, his six-card suit, a second suit (a reverse with 17+)."""
@@ -395,13 +395,13 @@ def _rebid(hand, lens, hcp, opening, response, last, part, p):
     return _cheapest(last, x)
 
 
-@njit(cache=True, _nrt=False)
+@jit
 def _opener_after_jacoby(lens, hcp, x, p):
     pts = _length_points(hcp, lens)
     return C.bid_code(4, x) if pts <= p[OPEN_MIN] + 2 else C.bid_code(3, x)
 
 
-@njit(cache=True, _nrt=False)
+@jit
 def _after_two_clubs(lens, hcp, last, p):
     """Opener's rebid after 2C and partner's answer ``last`` (2D here; a partner playing
     another policy may bid anything): 2NT with strong_min..+2 balanced, 3NT with more
@@ -415,13 +415,13 @@ def _after_two_clubs(lens, hcp, last, p):
     return code if code < C.N_CALLS else C.PASS
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@jit(inline=True)
 def _balancing(o):
     n = o[O.N_CALLS]
     return n >= 3 and _call(o, n - 1) == C.PASS and _call(o, n - 2) == C.PASS
 
 
-@njit(cache=True, _nrt=False)
+@jit
 def _least_to_enter(lens, lv, balancing, allow, p):
     """The fewest HCP any entry below could want over a bid at level ``lv`` (a quick
     pass for most defenders' hands, which are asked again after every bid)."""
@@ -439,7 +439,7 @@ def _least_to_enter(lens, lv, balancing, allow, p):
     return least
 
 
-@njit(cache=True, _nrt=False)
+@jit
 def _enter(hand, lens, hcp, last, opp_suits, balancing, p):
     """First call over the opponents' opening: 1NT (2NT over a weak two), an overcall,
     a takeout double, a weak jump overcall."""
@@ -472,7 +472,7 @@ def _enter(hand, lens, hcp, last, opp_suits, balancing, p):
     return overcall
 
 
-@njit(cache=True, _nrt=False)
+@jit
 def _takeout_shape(lens, opp_suits):
     """Three cards in each unbid major (each unbid suit when both majors are bid)."""
     seen = False
@@ -489,7 +489,7 @@ def _takeout_shape(lens, opp_suits):
     return True
 
 
-@njit(cache=True, _nrt=False)
+@jit
 def _advance_double(hand, lens, hcp, last, opp_suits, p):
     """Answer partner's takeout double (RHO passed): forced to bid."""
     ts = _strain(last)
@@ -521,7 +521,7 @@ def _advance_double(hand, lens, hcp, last, opp_suits, p):
     return code if code < C.N_CALLS else C.PASS
 
 
-@njit(cache=True, _nrt=False)
+@jit
 def _advance_nt(lens, hcp, last, part, p):
     """Over partner's notrump overcall ``last`` (RHO passed): a five-card major (weak,
     over 1NT only: two of it; game values: three, forcing; six cards: four), else
@@ -542,7 +542,7 @@ def _advance_nt(lens, hcp, last, part, p):
     return call if call > last else C.PASS
 
 
-@njit(cache=True, _nrt=False)
+@jit
 def _advance_overcall(hand, lens, hcp, last, opp_suits, opp_last, ps, part, p):
     """Answer partner's suit overcall in ``ps``: raise, cue-bid, notrump, own suit."""
     if lens[ps] < 3 and hcp < 8:
@@ -581,7 +581,7 @@ def _advance_overcall(hand, lens, hcp, last, opp_suits, opp_last, ps, part, p):
     return C.PASS
 
 
-@njit(cache=True, _nrt=False)
+@jit
 def _choose_strain(lens, part, agreed):
     """(strain, trumps between us): an agreed suit, an eight-card major fit, a six-card
     major of my own, a minor fit when my hand has shortness, else notrump."""
@@ -608,7 +608,7 @@ def _choose_strain(lens, part, agreed):
     return C.NOTRUMP, 0
 
 
-@njit(cache=True, _nrt=False)
+@jit
 def _points_in(strain, lens, hcp, part):
     if strain == C.NOTRUMP:
         return hcp
@@ -617,7 +617,7 @@ def _points_in(strain, lens, hcp, part):
     return _length_points(hcp, lens)
 
 
-@njit(cache=True, _nrt=False)
+@jit
 def _contract_ok(last, strain, lens, part):
     """Partner's last bid is a fair partscore for us: our strain, or a seven-card fit."""
     cs = _strain(last)
@@ -628,13 +628,13 @@ def _contract_ok(last, strain, lens, part):
     return lens[cs] + len_of(part, cs) >= 7 and (strain == C.NOTRUMP or lens[strain] < 6)
 
 
-@njit(cache=True, _nrt=False)
+@jit
 def _ace_reply(aces):
     """Blackwood answer: 5C 0 or 4, 5D 1, 5H 2, 5S 3."""
     return C.bid_code(5, aces % 4)
 
 
-@njit(cache=True, _nrt=False)
+@jit
 def _after_ace_reply(hand, strain, clo, part, last, p):
     pa_aces = aces_of(part)
     mine = _aces(hand)
@@ -652,7 +652,7 @@ def _after_ace_reply(hand, strain, clo, part, last, p):
     return code if code > last else C.PASS
 
 
-@njit(cache=True, _nrt=False)
+@jit
 def _may_double(lens, hcp, last, p):
     """A quick test before ``_penalty``: the bid is at the two level or higher and the
     hand could hold penalty_min defensive tricks (quick tricks never exceed HCP / 3.5)."""
@@ -661,7 +661,7 @@ def _may_double(lens, hcp, last, p):
     return _level(last) >= 2 and hcp + 3.5 * trumps >= 3.5 * p[PENALTY_MIN]
 
 
-@njit(cache=True, _nrt=False)
+@jit
 def _penalty(hand, lens, hcp, last, part, p):
     """A sound penalty double of the opponents' bid ``last`` (two level or higher): own
     defensive tricks and partner's shown points beat it by a trick."""
@@ -673,7 +673,7 @@ def _penalty(hand, lens, hcp, last, part, p):
     return own + lo_of(part) / 4.0 >= 8 - lv
 
 
-@njit(cache=True, _nrt=False)
+@jit
 def _nothing_to_add(lens, hcp, part, agreed, p):
     """The opponents outbid us, and we have no eight-card fit, no six-card suit and no
     invitational values (even opposite partner's maximum): the captain would pass.
@@ -686,7 +686,7 @@ def _nothing_to_add(lens, hcp, part, agreed, p):
     return hcp + hi_of(part) < p[INVITE_MIN]
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@jit(inline=True)
 def _captain(o, p, hand, lens, hcp, rd):
     """Place the contract from partner's shown range and lengths (see the docstring)."""
     me = o[O.SEAT]
@@ -771,7 +771,7 @@ def _captain(o, p, hand, lens, hcp, rd):
     return C.PASS
 
 
-@njit(cache=True, _nrt=False)
+@jit
 def _partscore(o, p, lens, last, ours, forced, strain, trumps, part):
     """The cheapest bid in our strain, within the law of total tricks; pass when
     partner's contract will do."""
@@ -801,7 +801,7 @@ CAPTAIN = -1
 contract."""
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@jit(inline=True)
 def _decide(o, p, hand, lens, hcp, rd):
     """The call in a recognised situation (opening side: response, opener's rebid,
     responder's second call over notrump, reopening; other side: entry, advance), or
@@ -868,7 +868,7 @@ def _decide(o, p, hand, lens, hcp, rd):
     return CAPTAIN
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@jit(inline=True)
 def _silent_side(o, mask):
     """(our side has made no call but passes, the suits the opponents have bid): the
     common case of a defender, answered without replaying the auction."""
@@ -888,7 +888,7 @@ def _silent_side(o, mask):
     return True, suits
 
 
-@njit(cache=True, _nrt=False)
+@jit
 def _in_the_auction(o, p, lens, hcp, mask, memo):
     """A call after both sides have had their say: replay the auction, then the
     recognised situations or the captain. (Kept out of ``natural_call``, so the common
@@ -900,7 +900,7 @@ def _in_the_auction(o, p, lens, hcp, mask, memo):
     return call
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@jit(inline=True)
 def natural_call(o, p, memo):
     """The natural system's call for the seat in ``o[SEAT]`` (its hand and the calls)."""
     lens, hcp = _hand(o[O.HAND])

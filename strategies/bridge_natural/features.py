@@ -5,9 +5,10 @@ lengths, HCP, length and support points, shape, stoppers, aces, quick tricks).
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 from numba.core import types
 from numba.extending import intrinsic, overload
+
+from sim.jit import jit
 
 _HONOURS = np.array([4 * (i >> 3 & 1) + 3 * (i >> 2 & 1) + 2 * (i >> 1 & 1) + (i & 1)
                      for i in range(16)], dtype=np.int64)
@@ -35,12 +36,12 @@ def _popcount_compiled(x):
     return lambda x: _ctpop(np.int64(x))
 
 
-@njit(cache=True, _nrt=False)
+@jit
 def _bits(hand, s):
     return (np.int64(hand) >> np.int64(13 * s)) & np.int64(0x1FFF)
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@jit(inline=True)
 def _hand(hand):
     """(suit lengths C D H S, HCP) from a 52-bit card mask."""
     b0, b1, b2, b3 = _bits(hand, 0), _bits(hand, 1), _bits(hand, 2), _bits(hand, 3)
@@ -48,7 +49,7 @@ def _hand(hand):
     return lens, _HONOURS[b0 >> 9] + _HONOURS[b1 >> 9] + _HONOURS[b2 >> 9] + _HONOURS[b3 >> 9]
 
 
-@njit(cache=True, _nrt=False)
+@jit
 def _length_points(hcp, lens):
     return hcp + max(lens[0] - 4, 0) + max(lens[1] - 4, 0) + max(lens[2] - 4, 0) + \
         max(lens[3] - 4, 0)
@@ -60,26 +61,26 @@ _SHORT4 = np.array([5, 3, 1] + [0] * 11, dtype=np.int64)
 _SHORT3 = np.array([3, 2, 1] + [0] * 11, dtype=np.int64)
 
 
-@njit(cache=True, _nrt=False)
+@jit
 def _support_points(hcp, lens, trump):
     """HCP + shortness, for the hand that raises (dummy points)."""
     t = _SHORT4 if lens[trump] >= 4 else _SHORT3
     return hcp + t[lens[0]] + t[lens[1]] + t[lens[2]] + t[lens[3]] - t[lens[trump]]
 
 
-@njit(cache=True, _nrt=False)
+@jit
 def _balanced(lens):
     """4-3-3-3, 4-4-3-2, 5-3-3-2: no suit shorter than two, at most one doubleton."""
     doubletons = (lens[0] == 2) + (lens[1] == 2) + (lens[2] == 2) + (lens[3] == 2)
     return min(min(lens[0], lens[1]), min(lens[2], lens[3])) >= 2 and doubletons <= 1
 
 
-@njit(cache=True, _nrt=False)
+@jit
 def _no_shortness(lens):
     return min(min(lens[0], lens[1]), min(lens[2], lens[3])) >= 2
 
 
-@njit(cache=True, _nrt=False)
+@jit
 def _stopper(hand, s):
     """A, Kx, Qxx or Jxxx in suit ``s``."""
     b = _bits(hand, s)
@@ -88,7 +89,7 @@ def _stopper(hand, s):
         or ((b & JACK) != 0 and n >= 4)
 
 
-@njit(cache=True, _nrt=False)
+@jit
 def _aces(hand):
     n = 0
     for s in range(4):
@@ -102,7 +103,7 @@ def _aces(hand):
 _QUICK = np.array([0.0, 0.0, 0.5, 1.0, 1.0, 1.5, 2.0, 2.0])
 
 
-@njit(cache=True, _nrt=False)
+@jit
 def _quick_tricks(hand):
     total = 0.0
     for s in range(4):
@@ -113,13 +114,13 @@ def _quick_tricks(hand):
     return total
 
 
-@njit(cache=True, _nrt=False)
+@jit
 def _suit_quality(hand, s):
     """Honours among A K Q J T in suit ``s``."""
     return _popcount(_bits(hand, s) & 0x1F00)
 
 
-@njit(cache=True, _nrt=False)
+@jit
 def _longest(lens, skip_mask):
     """Longest suit outside ``skip_mask`` (ties: the higher-ranking); -1 if none."""
     best = -1

@@ -9,7 +9,7 @@ imported (see the package's ``__init__``).
 
 from __future__ import annotations
 
-from numba import njit
+from sim.jit import jit
 
 MEMO_SIZE = 21
 """Length of a memo (``read_auction``): the reader's 19 variables, a flag and the seat
@@ -17,13 +17,13 @@ that wrote it."""
 _M_FULL, _M_SEAT = 19, 20
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@jit(inline=True)
 def forget(memo):
     """Clear the memo at the start of a board."""
     memo[_M_FULL] = 0
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@jit(inline=True)
 def _remember(memo, me, mine, part, my_kind, pa_kind, my_n, pa_n, my_last, pa_last, opener,
               opening, response, agreed, opp_suits, opp_last, last, prev, opp_since,
               interfered, asked):

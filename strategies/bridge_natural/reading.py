@@ -13,12 +13,12 @@ from collections import namedtuple
 
 import numpy as np
 from llvmlite import ir
-from numba import njit
 from numba.core import types
 from numba.extending import intrinsic, overload
 
 from sim.games.bridge import core as C
 from sim.games.bridge import obs as O
+from sim.jit import jit
 from strategies.bridge_natural.features import MAJORS
 from strategies.bridge_natural.memo import _M_FULL, _M_SEAT, _remember
 from strategies.bridge_natural.params import (
@@ -50,32 +50,32 @@ from strategies.bridge_natural.params import (
 _FRESH = np.int64(37 << 6) | np.int64(7 << 29)
 
 
-@njit(cache=True, _nrt=False)
+@jit
 def lo_of(pr):
     return pr & 63
 
 
-@njit(cache=True, _nrt=False)
+@jit
 def hi_of(pr):
     return (pr >> 6) & 63
 
 
-@njit(cache=True, _nrt=False)
+@jit
 def len_of(pr, s):
     return (pr >> (12 + 4 * s)) & 15
 
 
-@njit(cache=True, _nrt=False)
+@jit
 def balanced_of(pr):
     return (pr >> 28) & 1 == 1
 
 
-@njit(cache=True, _nrt=False)
+@jit
 def aces_of(pr):
     return (pr >> 29) & 7
 
 
-@njit(cache=True, _nrt=False)
+@jit
 def _with_range(pr, lo, hi):
     """Narrow the range to [lo, hi] (a contradiction keeps the old end)."""
     old_lo, old_hi = lo_of(pr), hi_of(pr)
@@ -84,7 +84,7 @@ def _with_range(pr, lo, hi):
     return (pr & ~np.int64(4095)) | np.int64(new_lo) | (np.int64(new_hi) << 6)
 
 
-@njit(cache=True, _nrt=False)
+@jit
 def _with_len(pr, s, n):
     if s > 3 or len_of(pr, s) >= n:
         return pr
@@ -92,7 +92,7 @@ def _with_len(pr, s, n):
     return (pr & ~(np.int64(15) << shift)) | (np.int64(min(n, 13)) << shift)
 
 
-@njit(cache=True, _nrt=False)
+@jit
 def _with_balanced(pr):
     pr = pr | (np.int64(1) << 28)
     for s in range(4):
@@ -100,7 +100,7 @@ def _with_balanced(pr):
     return pr
 
 
-@njit(cache=True, _nrt=False)
+@jit
 def _with_aces(pr, n):
     return (pr & ~(np.int64(7) << 29)) | (np.int64(n) << 29)
 
@@ -117,7 +117,7 @@ K_LATER = -1
 """Internal to the reader: the call is read by the captain's rules (``_m_later``)."""
 
 
-@njit(cache=True, _nrt=False)
+@jit
 def _natural_nt(call, kind):
     """A natural notrump bid (over which 4NT is quantitative, not an ace ask)."""
     return call >= C.FIRST_BID and _strain(call) == C.NOTRUMP and \
@@ -142,20 +142,20 @@ def _trailing_zeros_compiled(x):
     return lambda x: _cttz(np.int64(x))
 
 
-@njit(cache=True, _nrt=False)
+@jit
 def _strain(code):
     """``core.bid_strain`` in unsigned arithmetic (no floor-division sign fix-up: it runs
     for every bid of every replay). Only meaningful for bids."""
     return np.int64(np.uint64(code - C.FIRST_BID) % np.uint64(5))
 
 
-@njit(cache=True, _nrt=False)
+@jit
 def _level(code):
     """``core.bid_level`` in unsigned arithmetic; only meaningful for bids."""
     return np.int64(np.uint64(code - C.FIRST_BID) // np.uint64(5)) + 1
 
 
-@njit(cache=True, _nrt=False)
+@jit
 def _bid_mask(o):
     """Bit ``k`` set when call ``k`` is not a pass; -1 for an auction of more than 62
     calls. Built without a branch per call, it lets the replays jump from one bid to
@@ -169,7 +169,7 @@ def _bid_mask(o):
     return m
 
 
-@njit(cache=True, _nrt=False)
+@jit
 def _next_call(o, k, n, mask):
     """The first call at or after ``k`` that is not a pass (``n`` if none)."""
     if mask >= 0:
@@ -180,14 +180,14 @@ def _next_call(o, k, n, mask):
     return k
 
 
-@njit(cache=True, _nrt=False)
+@jit
 def _call(o, k):
     """Call number ``k`` of the auction (an unsigned index: no negative-index fix-up in
     the hot loops)."""
     return o[np.uint64(O.CALLS + k)]
 
 
-@njit(cache=True, _nrt=False)
+@jit
 def _cheapest(last, strain):
     """Cheapest bid in ``strain`` over the bid ``last`` (0: none); > 37 when none."""
     if last == 0:
@@ -198,14 +198,14 @@ def _cheapest(last, strain):
     return C.bid_code(lvl + 1, strain)
 
 
-@njit(cache=True, _nrt=False)
+@jit
 def _game_level(strain):
     if strain == C.NOTRUMP:
         return 3
     return 4 if strain >= 2 else 5
 
 
-@njit(cache=True, _nrt=False)
+@jit
 def _is_jump(c, last):
     return c > _cheapest(last, _strain(c))
 
@@ -231,7 +231,7 @@ A namedtuple rather than an array: it lives in registers (nothing is allocated o
 stored), and reading a field costs what reading a tuple position costs."""
 
 
-@njit(cache=True, _nrt=False)
+@jit
 def _nt_range(opening, p):
     """(level, low, high) of a notrump opening (1NT or 2NT)."""
     if opening == C.bid_code(1, 4):
@@ -239,7 +239,7 @@ def _nt_range(opening, p):
     return 2, np.int64(p[NT2_MIN]), np.int64(p[NT2_MAX])
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@jit(inline=True)
 def _m_open(c, pr, p):
     """What an opening bid shows."""
     lv, st = _level(c), _strain(c)
@@ -257,7 +257,7 @@ def _m_open(c, pr, p):
     return _with_len(pr, st, n), K_NONE
 
 
-@njit(cache=True, _nrt=False)
+@jit
 def _m_nt_response(c, pr, opening, p):
     """Responder's first call over partner's 1NT/2NT, opponents silent."""
     L, lo, hi = _nt_range(opening, p)
@@ -269,7 +269,7 @@ def _m_nt_response(c, pr, opening, p):
     return _m_nt_raise(c, pr, lo, hi, p)
 
 
-@njit(cache=True, _nrt=False)
+@jit
 def _m_nt_raise(c, pr, lo, hi, p):
     """A notrump bid placing or inviting opposite partner's notrump range lo..hi."""
     lv, st = _level(c), _strain(c)
@@ -289,7 +289,7 @@ def _m_nt_raise(c, pr, lo, hi, p):
     return pr, K_NONE
 
 
-@njit(cache=True, _nrt=False)
+@jit
 def _m_respond_suit(c, pr, opening, before, contested, p):
     """Responder's first bid over partner's one of a suit (``before``: the last bid
     before it; ``contested``: an opponent has bid since the opening)."""
@@ -340,7 +340,7 @@ def _m_respond_suit(c, pr, opening, before, contested, p):
     return _with_len(pr, st, 6), K_NONE
 
 
-@njit(cache=True, _nrt=False)
+@jit
 def _m_double_by_responder(pr, opening, opp_suits, p):
     """Negative double: four cards in each unbid major (the minors without one)."""
     x = _strain(opening)
@@ -357,7 +357,7 @@ def _m_double_by_responder(pr, opening, opp_suits, p):
     return pr, K_FORCE
 
 
-@njit(cache=True, _nrt=False)
+@jit
 def _m_rebid(c, pr, opening, response, pa_pr, before, p):
     """Opener's rebid (opponents silent since the response) after one of a suit."""
     x = _strain(opening)
@@ -400,7 +400,7 @@ def _m_rebid(c, pr, opening, response, pa_pr, before, p):
     return _with_range(pr, op, 18), K_NONE
 
 
-@njit(cache=True, _nrt=False)
+@jit
 def _m_enter(c, pr, last, balancing, p):
     """A first call over the opponents' opening (``last``: their bid)."""
     allow = np.int64(p[BALANCE_ALLOW]) if balancing else 0
@@ -414,7 +414,7 @@ def _m_enter(c, pr, last, balancing, p):
     return _with_len(_with_range(pr, need - allow, np.int64(p[TAKEOUT_MIN]) + 4), st, 5), K_NONE
 
 
-@njit(cache=True, _nrt=False)
+@jit
 def _m_takeout(pr, last, opp_suits, balancing, p):
     if _strain(last) == C.NOTRUMP:
         return _with_range(pr, np.int64(p[NT_MIN]), 37), K_PENALTY
@@ -426,7 +426,7 @@ def _m_takeout(pr, last, opp_suits, balancing, p):
     return pr, K_TAKEOUT
 
 
-@njit(cache=True, _nrt=False)
+@jit
 def _m_advance_double(c, pr, last, p):
     """Answer to partner's takeout double."""
     st = _strain(c)
@@ -448,7 +448,7 @@ def _m_advance_double(c, pr, last, p):
     return _with_range(pr, 0, gf - 5), K_NONE
 
 
-@njit(cache=True, _nrt=False)
+@jit
 def _m_advance_overcall(c, pr, pa_pr, ps, last, opp_suits, p):
     """Answer to partner's suit overcall in ``ps``: raise, cue-bid, notrump, own suit."""
     st = _strain(c)
@@ -471,7 +471,7 @@ def _m_advance_overcall(c, pr, pa_pr, ps, last, opp_suits, p):
     return _with_len(_with_range(pr, 8, 37), st, 5), K_NONE
 
 
-@njit(cache=True, _nrt=False)
+@jit
 def _m_advance_nt(c, pr, pa_pr, p):
     """Answer to partner's 1NT overcall: a weak five-card major, a forcing three of a
     major (five cards, game values), four of a six-card major, or notrump by points."""
@@ -486,7 +486,7 @@ def _m_advance_nt(c, pr, pa_pr, p):
     return _m_nt_raise(c, pr, lo, hi, p)
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@jit(inline=True)
 def _m_later(c, pr, pa_pr, my_kind, pa_kind, pa_last, agreed, before, opp_since, p):
     """A later bid, read by the captain's rules: an ace answer, a sign-off at game or
     slam, an invitation one below game, a new suit (forcing), a raise or a rebid."""
@@ -521,7 +521,7 @@ def _m_later(c, pr, pa_pr, my_kind, pa_kind, pa_last, agreed, before, opp_since,
     return pr, K_NONE
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@jit(inline=True)
 def _agree(agreed, c, pr, pa_pr):
     """A suit is agreed once both partners have shown it with eight cards between them:
     by bidding it, or by a conventional raise (Jacoby 2NT, a cue-bid) of a suit."""
@@ -535,7 +535,7 @@ def _agree(agreed, c, pr, pa_pr):
     return agreed
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@jit(inline=True)
 def read_auction(o, p, mask, memo):
     """Replay the calls with the system's rules: what this seat and its partner have
     shown, the kinds of their last calls, the opening, and the opponents' suits.
@@ -637,14 +637,14 @@ def read_auction(o, p, mask, memo):
                    agreed, opp_suits, opp_last, opp_since, interfered, asked)
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@jit(inline=True)
 def _passed_in(seat, dealer, prev, k):
     """Whether ``seat`` had a turn (a pass) among calls ``prev + 1 .. k - 1``."""
     first = prev + 1 + (seat - dealer - prev - 1) % 4
     return first < k
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@jit(inline=True)
 def _pass_cap(opener, s, partner_n, interfered, p):
     """Most points a pass (before the player's first bid) can hold: below an opening
     before anyone opened; below a response (a free bid in competition) under partner's
@@ -663,7 +663,7 @@ def _pass_cap(opener, s, partner_n, interfered, p):
     return np.int64(p[RESPOND_MIN]) + 1
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@jit(inline=True)
 def _m_our_auction(c, bpr, opr, is_opener, b_n, o_n, b_kind, o_kind, o_last, opening,
                    response, last, agreed, opp_suits, interfered, opp_since, balancing, p):
     """A call of the side that opened: response, opener's rebid, responder's second call
@@ -714,7 +714,7 @@ def _m_our_auction(c, bpr, opr, is_opener, b_n, o_n, b_kind, o_kind, o_last, ope
     return bpr, K_LATER, response
 
 
-@njit(cache=True, _nrt=False)
+@jit
 def _describes(opening, response, pa_kind, interfered):
     """How the opener rebids: 1 after Jacoby 2NT, 2 describing his hand after a new suit
     or 1NT (opponents silent), 0 as the captain."""
@@ -731,7 +731,7 @@ def _describes(opening, response, pa_kind, interfered):
     return 0
 
 
-@njit(cache=True, _nrt=False)
+@jit
 def _reopening_spot(is_opener, my_bids, partner_bids, last, balancing):
     """The opener's turn again after an overcall at the one or two level and two passes:
     a double here is for takeout (partner may pass it for penalties)."""
@@ -739,7 +739,7 @@ def _reopening_spot(is_opener, my_bids, partner_bids, last, balancing):
         last >= C.FIRST_BID and _level(last) <= 2 and _strain(last) < 4
 
 
-@njit(cache=True, _nrt=False)
+@jit
 def _m_after_two_clubs(c, pr, p):
     strong = np.int64(p[STRONG_MIN])
     if _strain(c) == C.NOTRUMP:
@@ -749,7 +749,7 @@ def _m_after_two_clubs(c, pr, p):
     return _with_len(pr, _strain(c), 5)
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@jit(inline=True)
 def _m_their_auction(c, bpr, opr, b_n, o_n, b_kind, o_kind, o_last, last, agreed, opp_suits,
                      opp_last, opp_since, balancing, p):
     """A call of the side that did not open: entry, advance, or a later call."""
@@ -771,7 +771,7 @@ def _m_their_auction(c, bpr, opr, b_n, o_n, b_kind, o_kind, o_last, last, agreed
     return bpr, K_LATER
 
 
-@njit(cache=True, _nrt=False)
+@jit
 def _m_nt_continue(c, pr, opening, response, reply, p):
     """Responder's second call after Stayman or a transfer over 1NT/2NT."""
     L, lo, hi = _nt_range(opening, p)
