@@ -150,8 +150,9 @@ def simulate(game: str, n: int | None = None, *, seed: int = 0,
     summary = SeatSummary(seats.labels, g.summary_metrics)
     sinks: list = [summary]
     game_summary = None
-    if g.match_metrics or g.ratio_metrics:
-        game_summary = GameSummary(seats.labels, g.match_metrics, g.ratio_metrics)
+    if g.match_metrics or g.ratio_metrics or g.table_ratios:
+        game_summary = GameSummary(seats.labels, g.match_metrics, g.ratio_metrics,
+                                   g.table_ratios)
         sinks.append(game_summary)
     names = list(g.tables) if detail else ["seats"]
     if out is not None:

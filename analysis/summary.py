@@ -114,21 +114,26 @@ class GameSummary:
       contracts pitched): sum over sum, overall and per strategy (summed over its
       seats), with a 95% interval from the ratio estimator's variance clustered by
       match (matches are the independent units); for a proportion it is widened to at
-      least the Wilson interval, which stays honest near 0 and 1.
+      least the Wilson interval, which stays honest near 0 and 1;
+    - a table ratio (columns equal on every seat of a match, e.g. bridge's contract
+      level): the same, counted once per match, for the table as a whole.
     """
 
     def __init__(self, labels: tuple[str, ...], match_metrics: tuple[tuple[str, str], ...] = (),
-                 ratio_metrics: tuple[tuple[str, str, str], ...] = ()):
+                 ratio_metrics: tuple[tuple[str, str, str], ...] = (),
+                 table_ratios: tuple[tuple[str, str, str], ...] = ()):
         self.labels = labels
         self.match_metrics = match_metrics
-        self.ratio_metrics = ratio_metrics
         self.groups: dict[str, np.ndarray] = {"all": np.arange(len(labels))}
         for label in dict.fromkeys(labels):
             self.groups[label] = np.array([s for s, lab in enumerate(labels) if lab == label])
         self.means = {col: _Sums() for col, _ in match_metrics}
-        # per (ratio, group): block sums of x, y, x*x, y*y, x*y
-        self.ratios = {(title, g): [[] for _ in range(5)] for title, _, _ in ratio_metrics
-                       for g in self.groups}
+        # (title, numerator, denominator, group, seats summed; None: one value per match)
+        self.ratio_parts = [(title, num, den, g, cols) for title, num, den in ratio_metrics
+                            for g, cols in self.groups.items()]
+        self.ratio_parts += [(title, num, den, "all", None) for title, num, den in table_ratios]
+        # per ratio part: block sums of x, y, x*x, y*y, x*y
+        self.ratios = [[[] for _ in range(5)] for _ in self.ratio_parts]
         self.matches = 0
 
     def add(self, start: int, tables: dict[str, dict[str, np.ndarray]]) -> None:
@@ -139,15 +144,16 @@ class GameSummary:
         for col, _ in self.match_metrics:
             values = np.asarray(seats[col], dtype=np.float64).reshape(-1, n_seats)[:, 0]
             self.means[col].add(np.ascontiguousarray(values))
-        for title, num, den in self.ratio_metrics:
+        for (_, num, den, _, cols), sums in zip(self.ratio_parts, self.ratios):
             x_all = np.asarray(seats[num], dtype=np.float64).reshape(-1, n_seats)
             y_all = np.asarray(seats[den], dtype=np.float64).reshape(-1, n_seats)
-            for g, cols in self.groups.items():
-                x = x_all[:, cols].sum(axis=1)
-                y = y_all[:, cols].sum(axis=1)
-                cuts = np.arange(0, len(x), BLOCK)
-                for store, v in zip(self.ratios[(title, g)], (x, y, x * x, y * y, x * y)):
-                    store.extend(np.add.reduceat(v, cuts).tolist())
+            if cols is None:
+                x, y = x_all[:, 0], y_all[:, 0]
+            else:
+                x, y = x_all[:, cols].sum(axis=1), y_all[:, cols].sum(axis=1)
+            cuts = np.arange(0, len(x), BLOCK)
+            for store, v in zip(sums, (x, y, x * x, y * y, x * y)):
+                store.extend(np.add.reduceat(v, cuts).tolist())
         self.matches += len(seats["match"]) // n_seats
 
     def frame(self) -> pd.DataFrame:
@@ -164,20 +170,19 @@ class GameSummary:
             rows.append({"metric": title, "by": "match", "name": "", "matches": n,
                          "count": n, "value": mean, "lo": lo, "hi": hi})
         t = stdtrit(n - 1, 0.975) if n > 1 else math.nan
-        for title, _, _ in self.ratio_metrics:
-            for g in self.groups:
-                sx, sy, sxx, syy, sxy = (math.fsum(v) for v in self.ratios[(title, g)])
-                r = sx / sy if sy > 0 else math.nan
-                lo = hi = math.nan
-                if sy > 0 and n > 1:
-                    resid = max(0.0, sxx - 2 * r * sxy + r * r * syy)
-                    half = t * math.sqrt(resid * n / (n - 1)) / sy
-                    lo, hi = r - half, r + half
-                    if 0 <= sx <= sy:  # a proportion: never narrower than Wilson's
-                        wlo, whi = wilson_interval(sx, sy)   # interval, and within 0..1
-                        lo, hi = max(0.0, min(lo, wlo)), min(1.0, max(hi, whi))
-                rows.append({"metric": title, "by": "all" if g == "all" else "strategy",
-                             "name": g, "matches": n, "count": int(sy), "value": r,
-                             "lo": lo, "hi": hi})
+        for (title, _, _, g, _), sums in zip(self.ratio_parts, self.ratios):
+            sx, sy, sxx, syy, sxy = (math.fsum(v) for v in sums)
+            r = sx / sy if sy > 0 else math.nan
+            lo = hi = math.nan
+            if sy > 0 and n > 1:
+                resid = max(0.0, sxx - 2 * r * sxy + r * r * syy)
+                half = t * math.sqrt(resid * n / (n - 1)) / sy
+                lo, hi = r - half, r + half
+                if 0 <= sx <= sy:  # a proportion: never narrower than Wilson's
+                    wlo, whi = wilson_interval(sx, sy)   # interval, and within 0..1
+                    lo, hi = max(0.0, min(lo, wlo)), min(1.0, max(hi, whi))
+            rows.append({"metric": title, "by": "all" if g == "all" else "strategy",
+                         "name": g, "matches": n, "count": int(sy), "value": r,
+                         "lo": lo, "hi": hi})
         return pd.DataFrame(rows, columns=["metric", "by", "name", "matches", "count", "value",
                                            "lo", "hi"])

@@ -117,6 +117,11 @@ class Game:
     """(title, numerator, denominator): pairs of ``seats`` columns; a run summary reports
     sum over sum, overall and per strategy, with a 95% interval clustered by match
     (pitch: contracts made over contracts pitched, by contract)."""
+    table_ratios: tuple[tuple[str, str, str], ...] = ()
+    """(title, numerator, denominator): like ``ratio_metrics``, of ``seats`` columns
+    that are equal on every seat of a match (a fact of the table, not of a seat), so
+    each match counts once, for the table as a whole (bridge: the contract mix over
+    boards)."""
     boards: BoardFiles | None = None
     """Boards in files, for a game whose boards people exchange (bridge only: PBN)."""
 

@@ -176,6 +176,19 @@ def test_cli_simulate_and_trace(capsys):
         assert key in t
 
 
+def test_contract_mix_counts_boards_not_seat_rows():
+    """The contract mix is a fact of the table: its denominator is the boards played,
+    once each, and the shares of the levels add up to 1 (B5, B6)."""
+    import bidlab
+    run = bidlab.simulate("bridge", 20, seed=SEED, strategies=["all=natural"])
+    mix = run.game_summary[run.game_summary["metric"].str.startswith("contract level mix")]
+    assert len(mix) == 5 and (mix["count"] == 20).all() and set(mix["name"]) == {"all"}
+    assert abs(mix["value"].sum() - 1) < 1e-12
+    seats = run.seats[run.seats["seat"] == 0]
+    assert mix.set_index("metric").loc["contract level mix: game", "value"] == \
+        pytest.approx(seats["game"].mean())
+
+
 def test_team_match_is_antisymmetric_and_zero_against_itself():
     from analysis.bridge import team_match
     same = team_match("natural", "natural", N, seed=SEED)

@@ -27,7 +27,7 @@ GAME = game_package(
     match_metrics=(("score_ns", "mean score_ns per board"),
                    ("imps_ns_vs_par", "mean IMPs per board, NS against par"),
                    ("par_ns", "mean par_ns per board")),
-    ratio_metrics=tuple((f"contract level mix: {k}", k, "one")
+    table_ratios=tuple((f"contract level mix: {k}", k, "one")
                         for k in ("passed_out", "partscore", "game", "slam", "grand"))
     + (("doubled contracts: all", "doubled_any", "one"),),
     boards=BoardFiles(read=read_deals, writer=PbnWriter, text=trace_pbn),
