@@ -18,6 +18,7 @@ from sim.games.bridge.pbn import parse_deal, parse_hand
 from sim.games.bridge.rules import make
 from strategies import bridge_natural as N
 from strategies.bridge import STRATEGIES
+from strategies.bridge_natural import params as NP
 from strategies.bridge_natural import reading as NR
 
 FIXTURE = Path(__file__).parent / "data" / "bridge_dd.json"
@@ -231,11 +232,11 @@ def test_full_auction_reaches_slam_without_a_grand():
 def test_what_an_opening_shows():
     rd = read(observe("AK5.KQ94.J32.Q65", ["1N", "P"]))          # partner's 1NT
     part = rd.part
-    assert (N.lo_of(part), N.hi_of(part)) == (15, 17) and N.balanced_of(part)
-    assert all(N.len_of(part, s) == 2 for s in range(4))
+    assert (NR.lo_of(part), NR.hi_of(part)) == (15, 17) and NR.balanced_of(part)
+    assert all(NR.len_of(part, s) == 2 for s in range(4))
     rd = read(observe("AK5.KQ94.J32.Q65", ["1S", "P", "2N", "P"], dealer=2))
-    assert rd.agreed == 3 and rd.pa_kind == N.K_FORCE    # Jacoby 2NT
-    assert N.len_of(rd.part, 3) >= 3
+    assert rd.agreed == 3 and rd.pa_kind == NR.K_FORCE    # Jacoby 2NT
+    assert NR.len_of(rd.part, 3) >= 3
 
 
 def logged_auctions(seed, count, spec=("all=natural",)):
@@ -324,11 +325,11 @@ def test_parameters_are_named_bounded_and_documented():
 
 def test_parameters_change_the_calls():
     p = DEFAULTS.copy()
-    p[N.NT_MIN], p[N.NT_MAX] = 12, 14
+    p[NP.NT_MIN], p[NP.NT_MAX] = 12, 14
     assert call("AK5.QJ94.J32.Q65", params=p) == "1N"            # 13 HCP
     assert call("AK5.QJ94.J32.Q65") == "1C"
     p = DEFAULTS.copy()
-    p[N.OPEN_MIN] = 15
+    p[NP.OPEN_MIN] = 15
     assert call("AKJ52.K4.Q8.8652", params=p) == "P"             # 14 points
     assert call("AKJ52.K4.Q8.8652") == "1S"
 

@@ -98,68 +98,14 @@ package, and its modules import them from one another.
 
 from __future__ import annotations
 
-# The parameters and the memo come first, and import nothing of ``sim``: the reader
-# imports the bridge game, whose kernel imports ``strategies.bridge``, which reads
+# The parameters and the memo come first, and import nothing of the bridge game: the
+# reader imports it, whose kernel imports ``strategies.bridge``, which reads
 # NATURAL_PARAMS and MEMO_SIZE from this package while it is still half-loaded.
 from strategies.bridge_natural.memo import MEMO_SIZE, forget
-from strategies.bridge_natural.params import (
-    BALANCE_ALLOW,
-    COMPETE_MARGIN,
-    GAME_MIN,
-    GRAND_MIN,
-    INVITE_MIN,
-    LIMIT_RAISE_MIN,
-    MINOR_GAME_MIN,
-    NATURAL_PARAMS,
-    NT2_MAX,
-    NT2_MIN,
-    NT_MAX,
-    NT_MIN,
-    OPEN_MIN,
-    OVERCALL_MIN,
-    OVERCALL_TWO_MIN,
-    PENALTY_MIN,
-    PREEMPT_LEN,
-    RESPOND_MIN,
-    SLAM_MIN,
-    STRONG_MIN,
-    TAKEOUT_MIN,
-    TWO_OVER_ONE_MIN,
-    WEAK_MAX,
-)
+from strategies.bridge_natural.params import NATURAL_PARAMS
 
 # isort: split
 from strategies.bridge_natural.calls import natural_call
-from strategies.bridge_natural.reading import (
-    K_ART,
-    K_ASK,
-    K_FORCE,
-    K_INVITE,
-    K_NONE,
-    K_NT,
-    K_PENALTY,
-    K_QUANT,
-    K_REPLY,
-    K_SIGNOFF,
-    K_STAYMAN,
-    K_TAKEOUT,
-    K_TRANSFER,
-    Reading,
-    aces_of,
-    balanced_of,
-    hi_of,
-    len_of,
-    lo_of,
-    read_auction,
-)
+from strategies.bridge_natural.reading import Reading, read_auction
 
-__all__ = [
-    "NATURAL_PARAMS", "MEMO_SIZE", "natural_call", "forget", "read_auction", "Reading",
-    "lo_of", "hi_of", "len_of", "balanced_of", "aces_of",
-    "K_NONE", "K_FORCE", "K_INVITE", "K_SIGNOFF", "K_ART", "K_STAYMAN", "K_TRANSFER", "K_ASK",
-    "K_REPLY", "K_QUANT", "K_TAKEOUT", "K_PENALTY", "K_NT",
-    "OPEN_MIN", "NT_MIN", "NT_MAX", "STRONG_MIN", "RESPOND_MIN", "INVITE_MIN", "GAME_MIN",
-    "SLAM_MIN", "OVERCALL_MIN", "PENALTY_MIN", "PREEMPT_LEN", "GRAND_MIN", "NT2_MIN", "NT2_MAX",
-    "MINOR_GAME_MIN", "LIMIT_RAISE_MIN", "TWO_OVER_ONE_MIN", "OVERCALL_TWO_MIN", "TAKEOUT_MIN",
-    "WEAK_MAX", "BALANCE_ALLOW", "COMPETE_MARGIN",
-]
+__all__ = ["NATURAL_PARAMS", "MEMO_SIZE", "natural_call", "forget", "read_auction", "Reading"]

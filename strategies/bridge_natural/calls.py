@@ -10,6 +10,7 @@ import numpy as np
 from sim.games.bridge import core as C
 from sim.games.bridge import obs as O
 from sim.jit import jit
+from strategies.bridge_natural import params as NP
 from strategies.bridge_natural.features import (
     MAJORS,
     _aces,
@@ -22,30 +23,6 @@ from strategies.bridge_natural.features import (
     _stopper,
     _suit_quality,
     _support_points,
-)
-from strategies.bridge_natural.params import (
-    BALANCE_ALLOW,
-    COMPETE_MARGIN,
-    GAME_MIN,
-    GRAND_MIN,
-    INVITE_MIN,
-    LIMIT_RAISE_MIN,
-    MINOR_GAME_MIN,
-    NT2_MAX,
-    NT2_MIN,
-    NT_MAX,
-    NT_MIN,
-    OPEN_MIN,
-    OVERCALL_MIN,
-    OVERCALL_TWO_MIN,
-    PENALTY_MIN,
-    PREEMPT_LEN,
-    RESPOND_MIN,
-    SLAM_MIN,
-    STRONG_MIN,
-    TAKEOUT_MIN,
-    TWO_OVER_ONE_MIN,
-    WEAK_MAX,
 )
 from strategies.bridge_natural.reading import (
     K_ART,
@@ -95,19 +72,19 @@ def _opening_suit(lens):
 def _open(lens, hcp, p):
     pts = _length_points(hcp, lens)
     bal = _balanced(lens)
-    if bal and p[NT_MIN] <= hcp <= p[NT_MAX]:
+    if bal and p[NP.NT_MIN] <= hcp <= p[NP.NT_MAX]:
         return C.bid_code(1, 4)
-    if bal and p[NT2_MIN] <= hcp <= p[NT2_MAX]:
+    if bal and p[NP.NT2_MIN] <= hcp <= p[NP.NT2_MAX]:
         return C.bid_code(2, 4)
-    if pts >= p[STRONG_MIN]:
+    if pts >= p[NP.STRONG_MIN]:
         return C.bid_code(2, 0)
-    if pts >= p[OPEN_MIN]:
+    if pts >= p[NP.OPEN_MIN]:
         return C.bid_code(1, _opening_suit(lens))
-    if 5 <= hcp <= p[WEAK_MAX]:
+    if 5 <= hcp <= p[NP.WEAK_MAX]:
         s = _longest(lens, 0)
         if lens[s] >= 8 and s >= 2:
             return C.bid_code(4, s)
-        if lens[s] >= p[PREEMPT_LEN]:
+        if lens[s] >= p[NP.PREEMPT_LEN]:
             return C.bid_code(3, s)
         if lens[s] == 6 and s > 0:
             return C.bid_code(2, s)
@@ -117,18 +94,18 @@ def _open(lens, hcp, p):
 @jit
 def _nt_place(h, lo, hi, level_open, p):
     """Responder's notrump placement opposite a notrump range lo..hi (quantitative)."""
-    if h + lo >= p[GRAND_MIN]:
+    if h + lo >= p[NP.GRAND_MIN]:
         return C.bid_code(7, 4)
-    if h + lo >= p[SLAM_MIN]:
+    if h + lo >= p[NP.SLAM_MIN]:
         return C.bid_code(6, 4)
-    if h + hi >= p[SLAM_MIN]:
+    if h + hi >= p[NP.SLAM_MIN]:
         return C.bid_code(4, 4)
-    if h + lo >= p[GAME_MIN]:
+    if h + lo >= p[NP.GAME_MIN]:
         return C.bid_code(3, 4)
-    if h + hi >= p[INVITE_MIN]:
+    if h + hi >= p[NP.INVITE_MIN]:
         if level_open == 1:
             return C.bid_code(2, 4)
-        if 2 * h + lo + hi + 1 >= 2 * p[GAME_MIN]:
+        if 2 * h + lo + hi + 1 >= 2 * p[NP.GAME_MIN]:
             return C.bid_code(3, 4)
     return C.PASS
 
@@ -142,7 +119,7 @@ def _respond_nt(lens, hcp, opening, p):
         return C.bid_code(L + 1, 2)                  # transfer to spades
     if lens[2] >= 5:
         return C.bid_code(L + 1, 1)                  # transfer to hearts
-    if (lens[2] >= 4 or lens[3] >= 4) and hcp + hi >= p[INVITE_MIN]:
+    if (lens[2] >= 4 or lens[3] >= 4) and hcp + hi >= p[NP.INVITE_MIN]:
         return C.bid_code(L + 1, 0)                  # Stayman
     return _nt_place(hcp, lo, hi, L, p)
 
@@ -153,17 +130,17 @@ def _after_transfer(lens, hcp, m, L, lo, hi, p):
     with six cards the major, with five notrump (opener may choose), by points."""
     pts = _length_points(hcp, lens)
     six = lens[m] >= 6
-    if pts + lo >= p[GRAND_MIN]:
+    if pts + lo >= p[NP.GRAND_MIN]:
         return C.bid_code(7, m if six else 4)
-    if pts + lo >= p[SLAM_MIN]:
+    if pts + lo >= p[NP.SLAM_MIN]:
         return C.bid_code(6, m if six else 4)
-    if pts + hi >= p[SLAM_MIN]:
+    if pts + hi >= p[NP.SLAM_MIN]:
         return C.bid_code(5, m) if six else C.bid_code(4, 4)
-    if pts + lo >= p[GAME_MIN]:
+    if pts + lo >= p[NP.GAME_MIN]:
         return C.bid_code(4, m) if six else C.bid_code(3, 4)
-    if pts + hi >= p[INVITE_MIN] and L == 1:
+    if pts + hi >= p[NP.INVITE_MIN] and L == 1:
         return C.bid_code(3, m) if six else C.bid_code(2, 4)
-    if pts + hi >= p[INVITE_MIN] and 2 * pts + lo + hi + 1 >= 2 * p[GAME_MIN]:
+    if pts + hi >= p[NP.INVITE_MIN] and 2 * pts + lo + hi + 1 >= 2 * p[NP.GAME_MIN]:
         return C.bid_code(4, m) if six else C.bid_code(3, 4)
     return C.PASS
 
@@ -179,17 +156,17 @@ def _nt_continue(lens, hcp, opening, response, reply, p):
     rm = _strain(reply) if _level(reply) == L + 1 else -1
     if rm in MAJORS and lens[rm] >= 4:               # Stayman found a fit
         sp = _support_points(hcp, lens, rm)
-        if sp + lo >= p[GRAND_MIN]:
+        if sp + lo >= p[NP.GRAND_MIN]:
             return C.bid_code(7, rm)
-        if sp + lo >= p[SLAM_MIN]:
+        if sp + lo >= p[NP.SLAM_MIN]:
             return C.bid_code(6, rm)
-        if sp + hi >= p[SLAM_MIN]:
+        if sp + hi >= p[NP.SLAM_MIN]:
             return C.bid_code(5, rm)                  # slam try: six with a maximum
-        if sp + lo >= p[GAME_MIN]:
+        if sp + lo >= p[NP.GAME_MIN]:
             return C.bid_code(4, rm)
-        if sp + hi >= p[INVITE_MIN] and L == 1:
+        if sp + hi >= p[NP.INVITE_MIN] and L == 1:
             return C.bid_code(3, rm)
-        if sp + hi >= p[INVITE_MIN] and 2 * sp + lo + hi + 1 >= 2 * p[GAME_MIN]:
+        if sp + hi >= p[NP.INVITE_MIN] and 2 * sp + lo + hi + 1 >= 2 * p[NP.GAME_MIN]:
             return C.bid_code(4, rm)
         return C.PASS
     call = _nt_place(hcp, lo, hi, L, p)
@@ -230,8 +207,8 @@ def _support_needed(x):
 def _respond_suit(hand, lens, hcp, opening, p):
     """Over partner's one of a suit, opponents silent."""
     x = _strain(opening)
-    op, limit, r = p[OPEN_MIN], p[LIMIT_RAISE_MIN], p[RESPOND_MIN]
-    gf = p[GAME_MIN] - op
+    op, limit, r = p[NP.OPEN_MIN], p[NP.LIMIT_RAISE_MIN], p[NP.RESPOND_MIN]
+    gf = p[NP.GAME_MIN] - op
     fit = lens[x] >= _support_needed(x)
     sup = _support_points(hcp, lens, x)
     if fit and x >= 2:
@@ -261,13 +238,13 @@ def _respond_suit(hand, lens, hcp, opening, p):
         return C.bid_code(3, x) if sup >= limit else C.bid_code(2, x)
     if bal and gf <= hcp <= gf + 4:
         return C.bid_code(3, 4)
-    if hcp >= p[TWO_OVER_ONE_MIN]:
+    if hcp >= p[NP.TWO_OVER_ONE_MIN]:
         s = _two_over_one_suit(lens, x)
         if s >= 0:
             return C.bid_code(2, s)
     if x < 2 and bal and limit + 1 <= hcp <= gf - 1:
         return C.bid_code(2, 4)
-    if hcp <= (gf - 1 if x >= 2 else limit) or hcp < p[TWO_OVER_ONE_MIN]:
+    if hcp <= (gf - 1 if x >= 2 else limit) or hcp < p[NP.TWO_OVER_ONE_MIN]:
         return C.bid_code(1, 4)
     s = _longest(lens, (np.int64(1) << x) | np.int64(0b1100))
     return C.bid_code(2, s) if s < x else C.bid_code(1, 4)
@@ -276,7 +253,7 @@ def _respond_suit(hand, lens, hcp, opening, p):
 @jit
 def _compete_cap(my_len, pa_len, p):
     """Law of total tricks: the level a partscore fight may reach."""
-    return max(2, my_len + pa_len - 6 + np.int64(p[COMPETE_MARGIN]))
+    return max(2, my_len + pa_len - 6 + np.int64(p[NP.COMPETE_MARGIN]))
 
 
 @jit
@@ -284,8 +261,8 @@ def _respond_contested(hand, lens, hcp, opening, last, opp_suits, part, p):
     """Over partner's one of a suit after the opponents came in (``last``: the last
     bid; a double leaves it at the opening)."""
     x = _strain(opening)
-    limit, r = p[LIMIT_RAISE_MIN], p[RESPOND_MIN]
-    gf = p[GAME_MIN] - p[OPEN_MIN]
+    limit, r = p[NP.LIMIT_RAISE_MIN], p[NP.RESPOND_MIN]
+    gf = p[NP.GAME_MIN] - p[NP.OPEN_MIN]
     y = _strain(last) if last != opening else -1
     fit = lens[x] >= _support_needed(x)
     if fit:
@@ -306,7 +283,7 @@ def _respond_contested(hand, lens, hcp, opening, last, opp_suits, part, p):
     if s >= 0 and lens[s] >= 5:
         code = _cheapest(last, s)
         lv = _level(code)
-        if (lv == 1 and hcp >= r) or (lv == 2 and hcp >= p[TWO_OVER_ONE_MIN]):
+        if (lv == 1 and hcp >= r) or (lv == 2 and hcp >= p[NP.TWO_OVER_ONE_MIN]):
             return code
     if 0 <= y < 4 and _level(last) <= 2 and hcp >= r + 2 * (_level(last) - 1):
         if _negative_double_shape(lens, x, opp_suits):
@@ -360,15 +337,15 @@ def _rebid(hand, lens, hcp, opening, response, last, part, p):
         return C.bid_code(1, 3)
     if _balanced(lens):
         if one_nt:
-            if p[NT_MAX] + 1 <= hcp < p[NT2_MIN]:
+            if p[NP.NT_MAX] + 1 <= hcp < p[NP.NT2_MIN]:
                 return C.bid_code(2, 4)
-            if hcp >= p[NT2_MIN]:
+            if hcp >= p[NP.NT2_MIN]:
                 return C.bid_code(3, 4)
             return C.PASS
         code = _cheapest(last, C.NOTRUMP)
-        if hcp <= p[NT_MIN] - 1:
+        if hcp <= p[NP.NT_MIN] - 1:
             return code
-        if hcp <= p[NT2_MIN] - 1 and code + 5 < C.N_CALLS:
+        if hcp <= p[NP.NT2_MIN] - 1 and code + 5 < C.N_CALLS:
             return code + 5
     z = _longest(lens, (np.int64(1) << x) | (np.int64(1) << rs if rs < 4 else 0))
     if z >= 0 and lens[z] >= 5:
@@ -398,7 +375,7 @@ def _rebid(hand, lens, hcp, opening, response, last, part, p):
 @jit
 def _opener_after_jacoby(lens, hcp, x, p):
     pts = _length_points(hcp, lens)
-    return C.bid_code(4, x) if pts <= p[OPEN_MIN] + 2 else C.bid_code(3, x)
+    return C.bid_code(4, x) if pts <= p[NP.OPEN_MIN] + 2 else C.bid_code(3, x)
 
 
 @jit
@@ -407,7 +384,7 @@ def _after_two_clubs(lens, hcp, last, p):
     another policy may bid anything): 2NT with strong_min..+2 balanced, 3NT with more
     (the cheapest notrump over a higher answer), else his longest suit."""
     if _balanced(lens):
-        code = C.bid_code(2, 4) if hcp <= p[STRONG_MIN] + 2 else C.bid_code(3, 4)
+        code = C.bid_code(2, 4) if hcp <= p[NP.STRONG_MIN] + 2 else C.bid_code(3, 4)
         if code <= last:
             code = _cheapest(last, C.NOTRUMP)
     else:
@@ -428,11 +405,11 @@ def _least_to_enter(lens, lv, balancing, allow, p):
     longest = max(max(lens[0], lens[1]), max(lens[2], lens[3]))
     least = 99.0
     if lv <= 3:
-        least = p[TAKEOUT_MIN] + 2 * (lv - 1)
+        least = p[NP.TAKEOUT_MIN] + 2 * (lv - 1)
         if longest >= 5:
-            least = min(least, p[OVERCALL_MIN] if lv == 1 else p[OVERCALL_TWO_MIN] + 2 * (lv - 2))
+            least = min(least, p[NP.OVERCALL_MIN] if lv == 1 else p[NP.OVERCALL_TWO_MIN] + 2 * (lv - 2))
     if lv <= 2:
-        least = min(least, p[NT_MIN])
+        least = min(least, p[NP.NT_MIN])
     least -= allow
     if longest >= 6 and lv <= 2 and not balancing:
         least = min(least, 5.0)
@@ -443,13 +420,13 @@ def _least_to_enter(lens, lv, balancing, allow, p):
 def _enter(hand, lens, hcp, last, opp_suits, balancing, p):
     """First call over the opponents' opening: 1NT (2NT over a weak two), an overcall,
     a takeout double, a weak jump overcall."""
-    allow = p[BALANCE_ALLOW] if balancing else 0.0
+    allow = p[NP.BALANCE_ALLOW] if balancing else 0.0
     ts, lv = _strain(last), _level(last)
     if hcp < _least_to_enter(lens, lv, balancing, allow, p):
         return C.PASS                                # the usual case: nothing to say
-    if ts == C.NOTRUMP and lv == 1 and hcp >= p[NT_MIN]:
+    if ts == C.NOTRUMP and lv == 1 and hcp >= p[NP.NT_MIN]:
         return C.DOUBLE                              # penalty
-    if ts < 4 and lv <= 2 and _balanced(lens) and p[NT_MIN] - allow <= hcp <= p[NT_MAX] + 1 \
+    if ts < 4 and lv <= 2 and _balanced(lens) and p[NP.NT_MIN] - allow <= hcp <= p[NP.NT_MAX] + 1 \
             and _stopper(hand, ts):
         return _cheapest(last, C.NOTRUMP)
     s = _longest(lens, opp_suits)
@@ -457,16 +434,16 @@ def _enter(hand, lens, hcp, last, opp_suits, balancing, p):
     if s >= 0 and lens[s] >= 5:
         code = _cheapest(last, s)
         lvs = _level(code)
-        need = (p[OVERCALL_MIN] if lvs == 1 else p[OVERCALL_TWO_MIN] + 2 * (lvs - 2)) - allow
+        need = (p[NP.OVERCALL_MIN] if lvs == 1 else p[NP.OVERCALL_TWO_MIN] + 2 * (lvs - 2)) - allow
         if lvs <= 3 and need <= hcp and (lvs == 1 or lens[s] >= 6 or _suit_quality(hand, s) >= 2):
             overcall = code
-        elif not balancing and lens[s] >= 6 and 5 <= hcp <= p[WEAK_MAX] \
+        elif not balancing and lens[s] >= 6 and 5 <= hcp <= p[NP.WEAK_MAX] \
                 and code + 5 < C.N_CALLS and _level(code + 5) <= 3:
             return code + 5
-    if overcall != C.PASS and hcp <= p[TAKEOUT_MIN] + 4:
+    if overcall != C.PASS and hcp <= p[NP.TAKEOUT_MIN] + 4:
         return overcall
     if ts < 4 and lv <= 3:
-        need = p[TAKEOUT_MIN] - allow + 2 * (lv - 1)
+        need = p[NP.TAKEOUT_MIN] - allow + 2 * (lv - 1)
         if hcp >= need + 6 or (hcp >= need and lens[ts] <= 2 and _takeout_shape(lens, opp_suits)):
             return C.DOUBLE
     return overcall
@@ -493,7 +470,7 @@ def _takeout_shape(lens, opp_suits):
 def _advance_double(hand, lens, hcp, last, opp_suits, p):
     """Answer partner's takeout double (RHO passed): forced to bid."""
     ts = _strain(last)
-    gf = p[GAME_MIN] - p[TAKEOUT_MIN]
+    gf = p[NP.GAME_MIN] - p[NP.TAKEOUT_MIN]
     s = -1
     for m in (3, 2):
         if not (opp_suits >> m) & 1 and lens[m] >= 4 and (s < 0 or lens[m] > lens[s]):
@@ -532,11 +509,11 @@ def _advance_nt(lens, hcp, last, part, p):
     m = 3 if lens[3] >= 5 and lens[3] >= lens[2] else (2 if lens[2] >= 5 else -1)
     if m >= 0:
         pts = _length_points(hcp, lens)
-        if pts + lo >= p[GAME_MIN]:
+        if pts + lo >= p[NP.GAME_MIN]:
             code = C.bid_code(4, m) if lens[m] >= 6 else C.bid_code(3, m)
             if code > last:
                 return code
-        elif pts + hi < p[INVITE_MIN] and level == 1:
+        elif pts + hi < p[NP.INVITE_MIN] and level == 1:
             return C.bid_code(2, m)
     call = _nt_place(hcp, lo, hi, level, p)
     return call if call > last else C.PASS
@@ -549,17 +526,17 @@ def _advance_overcall(hand, lens, hcp, last, opp_suits, opp_last, ps, part, p):
         return C.PASS                                 # no support, and too weak for the rest
     if lens[ps] >= 3:
         sp = _support_points(hcp, lens, ps)
-        game = p[GAME_MIN] if ps >= 2 else p[MINOR_GAME_MIN]
+        game = p[NP.GAME_MIN] if ps >= 2 else p[NP.MINOR_GAME_MIN]
         if sp + lo_of(part) >= game:
             g = C.bid_code(_game_level(ps), ps)
             if g > last:
                 return g
-        if sp >= p[LIMIT_RAISE_MIN] and opp_last >= C.FIRST_BID and _strain(opp_last) < 4 \
-                and hi_of(part) > p[WEAK_MAX]:
+        if sp >= p[NP.LIMIT_RAISE_MIN] and opp_last >= C.FIRST_BID and _strain(opp_last) < 4 \
+                and hi_of(part) > p[NP.WEAK_MAX]:
             cue = _cheapest(last, _strain(opp_last))
             if _level(cue) <= 3 and cue < C.bid_code(_game_level(ps), ps):
                 return cue
-        if sp >= p[RESPOND_MIN] - 1:
+        if sp >= p[NP.RESPOND_MIN] - 1:
             cap = min(_compete_cap(lens[ps], len_of(part, ps), p), _game_level(ps) - 1)
             code = _cheapest(last, ps)
             if _level(code) <= cap:
@@ -643,7 +620,7 @@ def _after_ace_reply(hand, strain, clo, part, last, p):
     total = mine + pa_aces
     if total <= 2:
         code = C.bid_code(5, strain)
-    elif total == 4 and clo >= p[GRAND_MIN]:
+    elif total == 4 and clo >= p[NP.GRAND_MIN]:
         code = C.bid_code(7, strain)
     else:
         code = C.bid_code(6, strain)
@@ -658,7 +635,7 @@ def _may_double(lens, hcp, last, p):
     hand could hold penalty_min defensive tricks (quick tricks never exceed HCP / 3.5)."""
     ts = _strain(last)
     trumps = lens[ts] - 3 if ts < 4 and lens[ts] >= 4 else 0
-    return _level(last) >= 2 and hcp + 3.5 * trumps >= 3.5 * p[PENALTY_MIN]
+    return _level(last) >= 2 and hcp + 3.5 * trumps >= 3.5 * p[NP.PENALTY_MIN]
 
 
 @jit
@@ -668,7 +645,7 @@ def _penalty(hand, lens, hcp, last, part, p):
     lv, ts = _level(last), _strain(last)
     trumps = lens[ts] - 3 if ts < 4 and lens[ts] >= 4 else 0
     own = _quick_tricks(hand) + trumps
-    if own < p[PENALTY_MIN]:
+    if own < p[NP.PENALTY_MIN]:
         return False
     return own + lo_of(part) / 4.0 >= 8 - lv
 
@@ -683,7 +660,7 @@ def _nothing_to_add(lens, hcp, part, agreed, p):
     for s in range(4):
         if lens[s] + len_of(part, s) >= 8:
             return False
-    return hcp + hi_of(part) < p[INVITE_MIN]
+    return hcp + hi_of(part) < p[NP.INVITE_MIN]
 
 
 @jit(inline=True)
@@ -707,21 +684,21 @@ def _captain(o, p, hand, lens, hcp, rd):
     mp = _points_in(strain, lens, hcp, part)
     plo, phi = lo_of(part), hi_of(part)
     clo, chi = mp + plo, mp + phi
-    game = p[MINOR_GAME_MIN] if strain < 2 else p[GAME_MIN]
-    invite = p[INVITE_MIN] + game - p[GAME_MIN]
+    game = p[NP.MINOR_GAME_MIN] if strain < 2 else p[NP.GAME_MIN]
+    invite = p[NP.INVITE_MIN] + game - p[NP.GAME_MIN]
     gl = _game_level(strain)
     if my_kind == K_ASK and pa_kind == K_REPLY:
         return _after_ace_reply(hand, strain, clo, part, last, p)
     if pa_kind == K_QUANT and quiet:
-        if clo >= p[GRAND_MIN]:
+        if clo >= p[NP.GRAND_MIN]:
             return C.bid_code(7, strain)
-        return C.bid_code(6, strain) if 2 * mp + plo + phi + 1 >= 2 * p[SLAM_MIN] else C.PASS
-    if pa_kind == K_INVITE and quiet and ours and chi < p[SLAM_MIN]:
+        return C.bid_code(6, strain) if 2 * mp + plo + phi + 1 >= 2 * p[NP.SLAM_MIN] else C.PASS
+    if pa_kind == K_INVITE and quiet and ours and chi < p[NP.SLAM_MIN]:
         ps = _strain(pa_last)
         if ps < 4 and ps != strain and lens[ps] + len_of(part, ps) >= 7 and lens[ps] >= 3:
             strain, gl = ps, _game_level(ps)
             mp = _points_in(strain, lens, hcp, part)
-            game = p[MINOR_GAME_MIN] if strain < 2 else p[GAME_MIN]
+            game = p[NP.MINOR_GAME_MIN] if strain < 2 else p[NP.GAME_MIN]
         if 2 * mp + plo + phi + 1 >= 2 * game:
             code = C.bid_code(gl, strain)
             return code if code > last else C.PASS
@@ -730,15 +707,15 @@ def _captain(o, p, hand, lens, hcp, rd):
         code = _cheapest(last, strain)
         return code if _level(code) < gl else C.PASS
     if pa_kind == K_TAKEOUT and quiet and not ours and _strain(last) < 4 \
-            and lens[_strain(last)] >= 4 and hcp >= p[RESPOND_MIN] + 2:
+            and lens[_strain(last)] >= 4 and hcp >= p[NP.RESPOND_MIN] + 2:
         return C.PASS                                 # a penalty pass
     forced = quiet and (pa_kind == K_FORCE or pa_kind == K_TAKEOUT)
     level = 0
-    if clo >= p[GRAND_MIN]:
+    if clo >= p[NP.GRAND_MIN]:
         level = 7
-    elif clo >= p[SLAM_MIN]:
+    elif clo >= p[NP.SLAM_MIN]:
         level = 6
-    elif chi >= p[SLAM_MIN] and strain == C.NOTRUMP and phi - plo <= 4 \
+    elif chi >= p[NP.SLAM_MIN] and strain == C.NOTRUMP and phi - plo <= 4 \
             and _natural_nt(pa_last, pa_kind) and quiet and last < C.bid_code(4, 4):
         level = 4
     elif clo >= game:
@@ -753,7 +730,7 @@ def _captain(o, p, hand, lens, hcp, rd):
             and not _natural_nt(pa_last, pa_kind):
         return C.bid_code(4, 4)                       # Blackwood
     if level == gl and strain in MAJORS and strain == rd.agreed and quiet \
-            and chi >= p[SLAM_MIN] and phi - plo <= 6 and last < C.bid_code(5, strain):
+            and chi >= p[NP.SLAM_MIN] and phi - plo <= 6 and last < C.bid_code(5, strain):
         return C.bid_code(5, strain)                  # slam try: six with the upper half
     if level == 0:
         return _partscore(o, p, lens, last, ours, forced, strain, trumps, part)
@@ -765,7 +742,7 @@ def _captain(o, p, hand, lens, hcp, rd):
         return target
     if not ours and level >= gl and hcp + plo >= 23 and o[O.DOUBLED] == 0:
         nxt = _cheapest(last, strain)
-        if strain < 4 and nxt < C.N_CALLS and _level(nxt) <= trumps - 6 + p[COMPETE_MARGIN]:
+        if strain < 4 and nxt < C.N_CALLS and _level(nxt) <= trumps - 6 + p[NP.COMPETE_MARGIN]:
             return nxt
         return C.DOUBLE                               # their sacrifice over our game
     return C.PASS

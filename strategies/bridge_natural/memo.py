@@ -2,9 +2,9 @@
 question on the same board goes on from there (``reading.read_auction``).
 
 It holds only what the calls have shown, never a hand, so partners who play the same
-parameters (and so read alike) share one. Nothing here imports ``sim``:
-``strategies.bridge`` reads ``MEMO_SIZE`` while the bridge kernel is still being
-imported (see the package's ``__init__``).
+parameters (and so read alike) share one. Nothing here imports the bridge game
+(``sim.jit`` only): ``strategies.bridge`` reads ``MEMO_SIZE`` while the bridge kernel
+is still being imported (see the package's ``__init__``).
 """
 
 from __future__ import annotations

@@ -19,30 +19,9 @@ from numba.extending import intrinsic, overload
 from sim.games.bridge import core as C
 from sim.games.bridge import obs as O
 from sim.jit import jit
+from strategies.bridge_natural import params as NP
 from strategies.bridge_natural.features import MAJORS
 from strategies.bridge_natural.memo import _M_FULL, _M_SEAT, _remember
-from strategies.bridge_natural.params import (
-    BALANCE_ALLOW,
-    GAME_MIN,
-    GRAND_MIN,
-    INVITE_MIN,
-    LIMIT_RAISE_MIN,
-    MINOR_GAME_MIN,
-    NT2_MAX,
-    NT2_MIN,
-    NT_MAX,
-    NT_MIN,
-    OPEN_MIN,
-    OVERCALL_MIN,
-    OVERCALL_TWO_MIN,
-    PREEMPT_LEN,
-    RESPOND_MIN,
-    SLAM_MIN,
-    STRONG_MIN,
-    TAKEOUT_MIN,
-    TWO_OVER_ONE_MIN,
-    WEAK_MAX,
-)
 
 # -- what a player has shown: a range and suit lengths, packed in one int64 ------------
 # bits 0-5 low end of the range (points), 6-11 high end, 12-27 least length per suit
@@ -235,8 +214,8 @@ stored), and reading a field costs what reading a tuple position costs."""
 def _nt_range(opening, p):
     """(level, low, high) of a notrump opening (1NT or 2NT)."""
     if opening == C.bid_code(1, 4):
-        return 1, np.int64(p[NT_MIN]), np.int64(p[NT_MAX])
-    return 2, np.int64(p[NT2_MIN]), np.int64(p[NT2_MAX])
+        return 1, np.int64(p[NP.NT_MIN]), np.int64(p[NP.NT_MAX])
+    return 2, np.int64(p[NP.NT2_MIN]), np.int64(p[NP.NT2_MAX])
 
 
 @jit(inline=True)
@@ -244,16 +223,16 @@ def _m_open(c, pr, p):
     """What an opening bid shows."""
     lv, st = _level(c), _strain(c)
     if c == C.bid_code(2, 0):
-        return _with_range(pr, np.int64(p[STRONG_MIN]), 37), K_FORCE
+        return _with_range(pr, np.int64(p[NP.STRONG_MIN]), 37), K_FORCE
     if st == C.NOTRUMP and lv == 1:
-        return _with_balanced(_with_range(pr, np.int64(p[NT_MIN]), np.int64(p[NT_MAX]))), K_NT
+        return _with_balanced(_with_range(pr, np.int64(p[NP.NT_MIN]), np.int64(p[NP.NT_MAX]))), K_NT
     if st == C.NOTRUMP and lv == 2:
-        return _with_balanced(_with_range(pr, np.int64(p[NT2_MIN]), np.int64(p[NT2_MAX]))), K_NT
+        return _with_balanced(_with_range(pr, np.int64(p[NP.NT2_MIN]), np.int64(p[NP.NT2_MAX]))), K_NT
     if lv == 1:
-        pr = _with_range(pr, np.int64(p[OPEN_MIN]), np.int64(p[STRONG_MIN]) - 1)
+        pr = _with_range(pr, np.int64(p[NP.OPEN_MIN]), np.int64(p[NP.STRONG_MIN]) - 1)
         return _with_len(pr, st, 5 if st >= 2 else 3), K_NONE
-    pr = _with_range(pr, 5, np.int64(p[WEAK_MAX]))
-    n = 6 if lv == 2 else (np.int64(p[PREEMPT_LEN]) if lv == 3 else 8)
+    pr = _with_range(pr, 5, np.int64(p[NP.WEAK_MAX]))
+    n = 6 if lv == 2 else (np.int64(p[NP.PREEMPT_LEN]) if lv == 3 else 8)
     return _with_len(pr, st, n), K_NONE
 
 
@@ -263,7 +242,7 @@ def _m_nt_response(c, pr, opening, p):
     L, lo, hi = _nt_range(opening, p)
     lv, st = _level(c), _strain(c)
     if lv == L + 1 and st == 0:
-        return _with_range(pr, np.int64(p[INVITE_MIN]) - hi, 37), K_STAYMAN
+        return _with_range(pr, np.int64(p[NP.INVITE_MIN]) - hi, 37), K_STAYMAN
     if lv == L + 1 and st in (1, 2):
         return _with_len(pr, st + 1, 5), K_TRANSFER
     return _m_nt_raise(c, pr, lo, hi, p)
@@ -275,9 +254,9 @@ def _m_nt_raise(c, pr, lo, hi, p):
     lv, st = _level(c), _strain(c)
     if st != C.NOTRUMP:
         return pr, K_NONE
-    game, slam, grand = np.int64(p[GAME_MIN]), np.int64(p[SLAM_MIN]), np.int64(p[GRAND_MIN])
+    game, slam, grand = np.int64(p[NP.GAME_MIN]), np.int64(p[NP.SLAM_MIN]), np.int64(p[NP.GRAND_MIN])
     if lv == 2:
-        return _with_range(pr, np.int64(p[INVITE_MIN]) - hi, game - lo - 1), K_INVITE
+        return _with_range(pr, np.int64(p[NP.INVITE_MIN]) - hi, game - lo - 1), K_INVITE
     if lv == 3:
         return _with_range(pr, game - hi, slam - hi - 1), K_SIGNOFF
     if lv == 4:
@@ -295,8 +274,8 @@ def _m_respond_suit(c, pr, opening, before, contested, p):
     before it; ``contested``: an opponent has bid since the opening)."""
     x = _strain(opening)
     lv, st = _level(c), _strain(c)
-    op, limit, r = np.int64(p[OPEN_MIN]), np.int64(p[LIMIT_RAISE_MIN]), np.int64(p[RESPOND_MIN])
-    gf = np.int64(p[GAME_MIN]) - op
+    op, limit, r = np.int64(p[NP.OPEN_MIN]), np.int64(p[NP.LIMIT_RAISE_MIN]), np.int64(p[NP.RESPOND_MIN])
+    gf = np.int64(p[NP.GAME_MIN]) - op
     trumps = 3 if x >= 2 else (4 if x == 1 else 5)
     if contested:
         cue = _strain(before) if before != opening else -1
@@ -314,7 +293,7 @@ def _m_respond_suit(c, pr, opening, before, contested, p):
             if lv == 2:
                 return _with_range(pr, limit + 1, gf - 1), K_NT
             return _with_range(pr, gf, 37), K_SIGNOFF
-        need = r if lv == 1 else np.int64(p[TWO_OVER_ONE_MIN])
+        need = r if lv == 1 else np.int64(p[NP.TWO_OVER_ONE_MIN])
         return _with_len(_with_range(pr, need, 37), st, 5), K_FORCE
     if st == x:
         if lv == 2:
@@ -331,11 +310,11 @@ def _m_respond_suit(c, pr, opening, before, contested, p):
             return _with_balanced(_with_range(pr, limit + 1, gf - 1)), K_INVITE
         if lv == 3:
             return _with_balanced(_with_range(pr, gf, gf + 4)), K_SIGNOFF
-        return _m_nt_raise(c, pr, op, np.int64(p[STRONG_MIN]) - 1, p)
+        return _m_nt_raise(c, pr, op, np.int64(p[NP.STRONG_MIN]) - 1, p)
     if lv == 1:
         return _with_len(_with_range(pr, r, 37), st, 4), K_FORCE
     if lv == 2 and not _is_jump(c, before):
-        return _with_len(_with_range(pr, np.int64(p[TWO_OVER_ONE_MIN]), 37), st,
+        return _with_len(_with_range(pr, np.int64(p[NP.TWO_OVER_ONE_MIN]), 37), st,
                          5 if st == 2 else 4), K_FORCE
     return _with_len(pr, st, 6), K_NONE
 
@@ -344,7 +323,7 @@ def _m_respond_suit(c, pr, opening, before, contested, p):
 def _m_double_by_responder(pr, opening, opp_suits, p):
     """Negative double: four cards in each unbid major (the minors without one)."""
     x = _strain(opening)
-    pr = _with_range(pr, np.int64(p[RESPOND_MIN]), 37)
+    pr = _with_range(pr, np.int64(p[NP.RESPOND_MIN]), 37)
     shown = False
     for s in MAJORS:
         if s != x and not (opp_suits >> s) & 1:
@@ -363,7 +342,7 @@ def _m_rebid(c, pr, opening, response, pa_pr, before, p):
     x = _strain(opening)
     rs = _strain(response)
     lv, st = _level(c), _strain(c)
-    op = np.int64(p[OPEN_MIN])
+    op = np.int64(p[NP.OPEN_MIN])
     jump = _is_jump(c, before)
     if response == C.bid_code(2, 4) and x >= 2:      # over Jacoby 2NT
         if lv == 4:
@@ -380,11 +359,11 @@ def _m_rebid(c, pr, opening, response, pa_pr, before, p):
         pr = _with_balanced(pr)
         if response == C.bid_code(1, 4):
             if lv == 2:
-                return _with_range(pr, np.int64(p[NT_MAX]) + 1, np.int64(p[NT2_MIN]) - 1), K_INVITE
-            return _with_range(pr, np.int64(p[NT2_MIN]), 37), K_SIGNOFF
+                return _with_range(pr, np.int64(p[NP.NT_MAX]) + 1, np.int64(p[NP.NT2_MIN]) - 1), K_INVITE
+            return _with_range(pr, np.int64(p[NP.NT2_MIN]), 37), K_SIGNOFF
         if jump or lv >= 3:
-            return _with_range(pr, np.int64(p[NT_MAX]) + 1, np.int64(p[NT2_MIN]) - 1), K_INVITE
-        return _with_range(pr, op, np.int64(p[NT_MIN]) - 1), K_NT
+            return _with_range(pr, np.int64(p[NP.NT_MAX]) + 1, np.int64(p[NP.NT2_MIN]) - 1), K_INVITE
+        return _with_range(pr, op, np.int64(p[NP.NT_MIN]) - 1), K_NT
     if st == x:
         pr = _with_len(pr, x, 6)
         if lv >= _game_level(x):
@@ -403,23 +382,23 @@ def _m_rebid(c, pr, opening, response, pa_pr, before, p):
 @jit
 def _m_enter(c, pr, last, balancing, p):
     """A first call over the opponents' opening (``last``: their bid)."""
-    allow = np.int64(p[BALANCE_ALLOW]) if balancing else 0
+    allow = np.int64(p[NP.BALANCE_ALLOW]) if balancing else 0
     lv, st = _level(c), _strain(c)
     if st == C.NOTRUMP:
-        return _with_balanced(_with_range(pr, np.int64(p[NT_MIN]) - allow,
-                                          np.int64(p[NT_MAX]) + 1)), K_NT
+        return _with_balanced(_with_range(pr, np.int64(p[NP.NT_MIN]) - allow,
+                                          np.int64(p[NP.NT_MAX]) + 1)), K_NT
     if _is_jump(c, last) and not balancing:
-        return _with_len(_with_range(pr, 5, np.int64(p[WEAK_MAX])), st, 6), K_NONE
-    need = np.int64(p[OVERCALL_MIN]) if lv == 1 else np.int64(p[OVERCALL_TWO_MIN]) + 2 * (lv - 2)
-    return _with_len(_with_range(pr, need - allow, np.int64(p[TAKEOUT_MIN]) + 4), st, 5), K_NONE
+        return _with_len(_with_range(pr, 5, np.int64(p[NP.WEAK_MAX])), st, 6), K_NONE
+    need = np.int64(p[NP.OVERCALL_MIN]) if lv == 1 else np.int64(p[NP.OVERCALL_TWO_MIN]) + 2 * (lv - 2)
+    return _with_len(_with_range(pr, need - allow, np.int64(p[NP.TAKEOUT_MIN]) + 4), st, 5), K_NONE
 
 
 @jit
 def _m_takeout(pr, last, opp_suits, balancing, p):
     if _strain(last) == C.NOTRUMP:
-        return _with_range(pr, np.int64(p[NT_MIN]), 37), K_PENALTY
-    allow = np.int64(p[BALANCE_ALLOW]) if balancing else 0
-    pr = _with_range(pr, np.int64(p[TAKEOUT_MIN]) - allow + 2 * (_level(last) - 1), 37)
+        return _with_range(pr, np.int64(p[NP.NT_MIN]), 37), K_PENALTY
+    allow = np.int64(p[NP.BALANCE_ALLOW]) if balancing else 0
+    pr = _with_range(pr, np.int64(p[NP.TAKEOUT_MIN]) - allow + 2 * (_level(last) - 1), 37)
     for s in MAJORS:
         if not (opp_suits >> s) & 1:
             pr = _with_len(pr, s, 3)
@@ -430,8 +409,8 @@ def _m_takeout(pr, last, opp_suits, balancing, p):
 def _m_advance_double(c, pr, last, p):
     """Answer to partner's takeout double."""
     st = _strain(c)
-    tk = np.int64(p[TAKEOUT_MIN])
-    gf = np.int64(p[GAME_MIN]) - tk
+    tk = np.int64(p[NP.TAKEOUT_MIN])
+    gf = np.int64(p[NP.GAME_MIN]) - tk
     if st == _strain(last):                     # cue-bid: game force
         return _with_range(pr, gf, 37), K_FORCE
     if st == C.NOTRUMP:
@@ -452,11 +431,11 @@ def _m_advance_double(c, pr, last, p):
 def _m_advance_overcall(c, pr, pa_pr, ps, last, opp_suits, p):
     """Answer to partner's suit overcall in ``ps``: raise, cue-bid, notrump, own suit."""
     st = _strain(c)
-    r, limit = np.int64(p[RESPOND_MIN]), np.int64(p[LIMIT_RAISE_MIN])
+    r, limit = np.int64(p[NP.RESPOND_MIN]), np.int64(p[NP.LIMIT_RAISE_MIN])
     if st == ps:
         pr = _with_len(pr, ps, 3)
         if _level(c) >= _game_level(ps):
-            game = np.int64(p[GAME_MIN]) if ps >= 2 else np.int64(p[MINOR_GAME_MIN])
+            game = np.int64(p[NP.GAME_MIN]) if ps >= 2 else np.int64(p[NP.MINOR_GAME_MIN])
             return _with_range(pr, game - lo_of(pa_pr) - 5, 37), K_SIGNOFF
         return _with_range(pr, r - 1, limit - 1), K_NONE
     if st < 4 and (opp_suits >> st) & 1:               # cue-bid: a limit raise or better
@@ -479,9 +458,9 @@ def _m_advance_nt(c, pr, pa_pr, p):
     lv, st = _level(c), _strain(c)
     if st in MAJORS:
         if lv == 2:
-            return _with_len(_with_range(pr, 0, np.int64(p[INVITE_MIN]) - hi - 1), st, 5), K_SIGNOFF
+            return _with_len(_with_range(pr, 0, np.int64(p[NP.INVITE_MIN]) - hi - 1), st, 5), K_SIGNOFF
         if lv == 3:
-            return _with_len(_with_range(pr, np.int64(p[GAME_MIN]) - hi, 37), st, 5), K_FORCE
+            return _with_len(_with_range(pr, np.int64(p[NP.GAME_MIN]) - hi, 37), st, 5), K_FORCE
         return _with_len(pr, st, 6), K_SIGNOFF
     return _m_nt_raise(c, pr, lo, hi, p)
 
@@ -495,7 +474,7 @@ def _m_later(c, pr, pa_pr, my_kind, pa_kind, pa_last, agreed, before, opp_since,
         return pr, K_REPLY
     if my_kind == K_ASK:
         return pr, K_SIGNOFF
-    slam = np.int64(p[SLAM_MIN])
+    slam = np.int64(p[NP.SLAM_MIN])
     if st == C.NOTRUMP and lv == 4 and c > before:
         if _natural_nt(pa_last, pa_kind):
             return _with_range(pr, slam - hi_of(pa_pr), slam - lo_of(pa_pr) - 1), K_QUANT
@@ -506,7 +485,7 @@ def _m_later(c, pr, pa_pr, my_kind, pa_kind, pa_last, agreed, before, opp_since,
         return _with_range(pr, slam - hi_of(pa_pr), slam - lo_of(pa_pr) - 1), K_QUANT
     if (pa_kind == K_INVITE or pa_kind == K_QUANT) and not opp_since:
         return pr, K_SIGNOFF                                   # the answer: to play
-    game = np.int64(p[GAME_MIN]) if st >= 2 else np.int64(p[MINOR_GAME_MIN])
+    game = np.int64(p[NP.GAME_MIN]) if st >= 2 else np.int64(p[NP.MINOR_GAME_MIN])
     if lv >= _game_level(st):
         return _with_range(pr, game - hi_of(pa_pr), 37), K_SIGNOFF
     if st < 4 and len_of(pa_pr, st) >= 3 and len_of(pr, st) == 0:
@@ -516,7 +495,7 @@ def _m_later(c, pr, pa_pr, my_kind, pa_kind, pa_last, agreed, before, opp_since,
     elif st < 4:
         return _with_len(pr, st, 4), K_FORCE                   # a new suit
     if (lv == _game_level(st) - 1 or (st == C.NOTRUMP and lv == 2)) and not opp_since:
-        inv = np.int64(p[INVITE_MIN])
+        inv = np.int64(p[NP.INVITE_MIN])
         return _with_range(pr, inv - hi_of(pa_pr), game - lo_of(pa_pr) - 1), K_INVITE
     return pr, K_NONE
 
@@ -651,16 +630,16 @@ def _pass_cap(opener, s, partner_n, interfered, p):
     opening; below an entry (nt_min) over theirs; below an advance after partner's
     entry."""
     if opener < 0:
-        return np.int64(p[OPEN_MIN]) - 1
+        return np.int64(p[NP.OPEN_MIN]) - 1
     if s == opener:
         return 37
     if opener % 2 == s % 2:
         if interfered:
-            return np.int64(p[TWO_OVER_ONE_MIN]) - 1
-        return np.int64(p[RESPOND_MIN]) - 1
+            return np.int64(p[NP.TWO_OVER_ONE_MIN]) - 1
+        return np.int64(p[NP.RESPOND_MIN]) - 1
     if partner_n == 0:
-        return np.int64(p[NT_MIN])
-    return np.int64(p[RESPOND_MIN]) + 1
+        return np.int64(p[NP.NT_MIN])
+    return np.int64(p[NP.RESPOND_MIN]) + 1
 
 
 @jit(inline=True)
@@ -700,7 +679,7 @@ def _m_our_auction(c, bpr, opr, is_opener, b_n, o_n, b_kind, o_kind, o_last, ope
             return _m_after_two_clubs(c, bpr, p), K_FORCE, response
         d = _describes(opening, response, o_kind, interfered)
         if d == 1:
-            op = np.int64(p[OPEN_MIN])
+            op = np.int64(p[NP.OPEN_MIN])
             if _level(c) >= 4:
                 return _with_range(bpr, op, op + 2), K_SIGNOFF, response
             return _with_range(bpr, op + 3, 37), K_FORCE, response
@@ -741,7 +720,7 @@ def _reopening_spot(is_opener, my_bids, partner_bids, last, balancing):
 
 @jit
 def _m_after_two_clubs(c, pr, p):
-    strong = np.int64(p[STRONG_MIN])
+    strong = np.int64(p[NP.STRONG_MIN])
     if _strain(c) == C.NOTRUMP:
         if _level(c) == 2:
             return _with_balanced(_with_range(pr, strong, strong + 2))
@@ -776,8 +755,8 @@ def _m_nt_continue(c, pr, opening, response, reply, p):
     """Responder's second call after Stayman or a transfer over 1NT/2NT."""
     L, lo, hi = _nt_range(opening, p)
     lv, st = _level(c), _strain(c)
-    inv, game = np.int64(p[INVITE_MIN]), np.int64(p[GAME_MIN])
-    slam = np.int64(p[SLAM_MIN])
+    inv, game = np.int64(p[NP.INVITE_MIN]), np.int64(p[NP.GAME_MIN])
+    slam = np.int64(p[NP.SLAM_MIN])
     if _strain(response) != 0:                   # after a transfer
         m = _strain(response) + 1
         if st == m:
