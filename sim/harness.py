@@ -73,13 +73,21 @@ Explain = Callable[[KernelError, str], str]
 """``(record, policy label) -> message`` for a game's own codes (``ILLEGAL`` and up)."""
 
 
-def check(err: np.ndarray, start: int, explain: Explain, labels: tuple[str, ...]) -> None:
-    """Raise the error of the first match of the chunk that went wrong, if any."""
+def first_error(err: np.ndarray, start: int) -> KernelError | None:
+    """The first record of ``err`` (rows: matches ``start, start + 1, ...``) that says
+    something went wrong, or None."""
     bad = np.flatnonzero(err[:, ERR_CODE])
     if bad.size == 0:
-        return
+        return None
     m = int(bad[0])
-    e = KernelError(start + m, *(int(x) for x in err[m]))
+    return KernelError(start + m, *(int(x) for x in err[m]))
+
+
+def check(err: np.ndarray, start: int, explain: Explain, labels: tuple[str, ...]) -> None:
+    """Raise the error of the first match of the chunk that went wrong, if any."""
+    e = first_error(err, start)
+    if e is None:
+        return
     if e.code == TRACE_OVERFLOW:
         raise IllegalActionError(f"match {e.index}, seat {e.seat}: the trace buffer "
                                  f"overflowed (a bug in bidlab: please report it)")

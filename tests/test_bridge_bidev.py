@@ -381,3 +381,19 @@ def test_a_huge_hand_opposite_known_values_bids_game():
                strategies=["all=pass"])
     f = r.frame.set_index("action")
     assert r.best == "4S" and f.loc["pass", "diff_hi"] < 0 and f.loc["4S", "mean"] > 500
+
+
+def test_an_illegal_call_in_a_rollout_names_rollout_candidate_and_seat(fake_dd):
+    """B3, B4: a policy's illegal call in a rollout is an error naming the rollout, the
+    candidate, the seat by name and the legal calls (West answers only illegal calls)."""
+    from analysis.runs import policy_arrays, seat_strategies
+    from sim.errors import IllegalActionError
+    from strategies.base import ILLEGAL_PID
+    seats = seat_strategies("bridge", make(), ["all=natural"])
+    pol = policy_arrays("bridge", seats)
+    ids, params = pol["bid"]
+    cheat = {"bid": (np.where(np.arange(4) == 3, ILLEGAL_PID, ids), params)}
+    with pytest.raises(IllegalActionError,
+                       match=r"rollout 0, candidate 2H, call 4: bid policy of 'natural' "
+                             r"\(seat W\) answered -1, which is illegal; legal: P .* 7N"):
+        RO.run_rollouts(make(), cheat, seats.labels, dict(RESPONSE), ["2H", "3H"], 1, 4)

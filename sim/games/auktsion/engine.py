@@ -42,9 +42,9 @@ def run_chunk(rules: Rules, policies: Policies, labels: tuple[str, ...], seed: i
     """Play matches ``start .. start + count - 1``; tables ``seats`` (+ ``deals``, ``lots``)."""
     H.no_deals("auktsion", deals)
     R, leftover = pack(rules)
-    n, deals = rules.players, rules.deals_per_match
+    n, per_match = rules.players, rules.deals_per_match
     pids, params = policies["bid"]
-    a = _arrays(count, n, deals, detail)
+    a = _arrays(count, n, per_match, detail)
     K.play_chunk(np.uint64(seed), start, count, H.blocks(count), R, leftover, pids, params, detail,
                  a["score"], a["win"], a["spent"], a["money_end"], a["points"], a["bought"],
                  a["deal_money"], a["deal_hand"], a["deal_score"], a["deal_spent"],
@@ -60,9 +60,9 @@ def run_chunk(rules: Rules, policies: Policies, labels: tuple[str, ...], seed: i
     }}
     if detail:
         tables["deals"] = {
-            "match": np.repeat(match, deals * n),
-            "deal": np.tile(np.repeat(np.arange(deals, dtype=np.int16), n), count),
-            "seat": np.tile(np.arange(n, dtype=np.int8), count * deals),
+            "match": np.repeat(match, per_match * n),
+            "deal": np.tile(np.repeat(np.arange(per_match, dtype=np.int16), n), count),
+            "seat": np.tile(np.arange(n, dtype=np.int8), count * per_match),
             "money_start": a["deal_money"].ravel(), "hand_points": a["deal_hand"].ravel(),
             "points": a["deal_score"].ravel(), "spent": a["deal_spent"].ravel(),
         }
@@ -70,9 +70,9 @@ def run_chunk(rules: Rules, policies: Policies, labels: tuple[str, ...], seed: i
         lots = 13 - first
         sl = (slice(None), slice(None), slice(first, 13))
         tables["lots"] = {
-            "match": np.repeat(match, deals * lots),
-            "deal": np.tile(np.repeat(np.arange(deals, dtype=np.int16), lots), count),
-            "rank": np.tile(np.arange(first, 13, dtype=np.int8), count * deals),
+            "match": np.repeat(match, per_match * lots),
+            "deal": np.tile(np.repeat(np.arange(per_match, dtype=np.int16), lots), count),
+            "rank": np.tile(np.arange(first, 13, dtype=np.int8), count * per_match),
             "starter": a["lot_starter"][sl].ravel(),
             # An unsold lot has no buyer, price or buyer's value: nulls in the table.
             "buyer": H.nullable(a["lot_buyer"][sl]),

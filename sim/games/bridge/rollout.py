@@ -95,11 +95,11 @@ def _forced(s: Situation, calls: list[int]) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _check(err: np.ndarray, actions: list[str], labels: tuple[str, ...]) -> None:
-    bad = np.argwhere(err[:, :, H.ERR_CODE] != H.OK)
-    if bad.size == 0:
+    # err is candidates x rollouts x record: row c * rollouts + r once flattened
+    e = H.first_error(err.reshape(-1, H.ERR_SIZE), 0)
+    if e is None:
         return
-    c, r = (int(x) for x in bad[0])
-    e = H.KernelError(r, *(int(x) for x in err[c, r]))
+    c, r = divmod(e.index, err.shape[1])
     raise IllegalActionError(explain(e, labels[e.seat], f"rollout {r}, candidate {actions[c]}",
                                      SEAT_NAMES[e.seat]))
 

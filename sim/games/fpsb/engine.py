@@ -11,7 +11,8 @@ from sim.rules import Rules
 
 
 def play(rules: Rules, policies: Policies, labels: tuple[str, ...], seed: int, start: int,
-          count: int) -> dict[str, np.ndarray]:
+         count: int) -> dict[str, np.ndarray]:
+    """Values, bids, scores and wins (matches x bidders) of matches ``start ..``."""
     n = rules.players
     pids, params = policies["bid"]
     a = {k: np.zeros((count, n)) for k in ("value", "bid", "score", "win")}
