@@ -25,7 +25,8 @@ from reports.style import BAND_ALPHA, COLORS, NEUTRAL, VARIANT_COLORS, new_axes,
 
 __all__ = ["equity_bars", "win_share_bars", "seat_effect_bars", "money_flow_lines",
            "money_by_lot_lines", "lot_price_bars", "price_value_line", "bid_ev_curve",
-           "variant_differences", "score_distribution", "self_play_path", "interval_bars"]
+           "variant_differences", "score_distribution", "self_play_path", "interval_bars",
+           "lines_by"]
 
 QUANTITY_LABELS = {"money_start": "coins at the start of the deal", "spent": "coins spent in the deal",
                    "money_end": "coins left at the end of the deal"}
@@ -380,3 +381,20 @@ def self_play_path(frame: pd.DataFrame, ax=None, title: str | None = None,
         ax.legend(handles[0] + more[0], handles[1] + more[1], loc="center right")
     return _finish(ax, title if title is not None else "Self-play toward the equilibrium",
                    "iteration", f"parameter {param}")
+
+
+def lines_by(frame: pd.DataFrame, x: str, ax=None, title: str | None = None,
+             xlabel: str | None = None, ylabel: str | None = None):
+    """One line with a 95% band per ``quantity`` of ``frame`` (columns ``x, quantity,
+    mean, ci_low, ci_high``, e.g. :func:`analysis.tables.clustered_means` frames tagged
+    with a quantity), against ``x`` numbered from 1."""
+    _need(frame, [x, "quantity", "mean", "ci_low", "ci_high"], "lines_by")
+    ax = _axes(ax)
+    with style():
+        for k, (q, part) in enumerate(frame.groupby("quantity", sort=False)):
+            part = part.sort_values(x)
+            _band(ax, part[x].to_numpy() + 1, part["mean"], part["ci_low"], part["ci_high"],
+                  DEAL_COLORS[k % len(DEAL_COLORS)], str(q))
+        ax.set_ylim(bottom=0)
+        ax.legend(loc="upper right")
+    return _finish(ax, title, xlabel if xlabel is not None else x, ylabel)

@@ -80,7 +80,7 @@ def test_bad_input_exits_2_with_a_clear_message(capsys, argv, message):
 
 def test_unknown_game_exits_2(capsys):
     code, _, err = run(capsys, "policies", "chess")
-    assert code == 2 and "unknown game 'chess'; known games: auktsion" in err
+    assert code == 2 and "unknown game 'chess'; known games: aukcio, auktsion" in err
 
 
 def test_illegal_bid_names_match_seat_policy_and_legal_range():

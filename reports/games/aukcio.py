@@ -1,0 +1,163 @@
+"""aukcio's report, at four players (where the house argues about one deck or two): a
+field of four strategies, the money flow and the prices of face cards from the default
+table (aukcio's own sections, ``money`` and ``prices``), and the house variants.
+
+The sections import what they draw with when they run, so that reading the spec (the
+command line's help does) stays cheap."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from reports.spec import GameSpec, Variant, insert_sections
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from reports.document import Section
+
+FACES = "JQKA"
+MOMENTS = ((0, 3, "lots 1-4"), (4, 7, "lots 5-8"), (8, 11, "lots 9-12"), (12, 10_000, "lots 13+"))
+"""(first, last lot number, label): the moments of a match the prices are shown by."""
+
+
+def _common_lots(lots: pd.DataFrame, share: float = 0.05) -> pd.DataFrame:
+    """The lots that at least ``share`` of the matches reach (later lots rest on few
+    matches, and those are the long, atypical ones)."""
+    matches = lots["match"].nunique()
+    reached = lots.groupby("lot")["match"].nunique()
+    return lots[lots["lot"].isin(reached[reached >= share * matches].index)]
+
+
+def money_section(ctx) -> Section:
+    """Money over a match (the ``lots`` table: money held and the draw pile at every
+    lot) and where it goes (the ``seats`` and ``matches`` tables: cards paid, drawn,
+    reshuffles), with the default strategy in every seat."""
+    import pandas as pd
+
+    from analysis import tables as T
+    from reports import figures as F
+    from reports import text as W
+    from reports.document import Section, Table
+
+    lots, matches = ctx.table("lots"), ctx.table("matches")
+    seats = ctx.run("table").seats
+    n = ctx.n_seats
+    s = Section("money", "Money flow")
+    run = ctx.run("table")
+    s.text(f"{run.completed:,} matches with {ctx.default_label} in every seat. Money is the "
+           f"face value of the number cards a player holds (thousands; jokers count 0 until "
+           f"they double a card in a payment).")
+    common = _common_lots(lots).assign(money_per_player=lambda f: f["money_held"] / n)
+    flow = T.clustered_means(common, "lot", "money_per_player").assign(quantity="money held")
+    pile = T.clustered_means(common, "lot", "draw_pile").assign(quantity="draw pile (cards)")
+    frame = pd.concat([flow, pile], ignore_index=True)
+    stem = ctx.keep("money_by_lot", frame)
+    length = T.clustered_means(matches.assign(all="all"), "all", "lots").iloc[0]
+    resh = T.clustered_means(matches.assign(all="all"), "all", "reshuffles").iloc[0]
+    draw = T.clustered_means(matches.assign(all="all", d=matches["draw"].astype(float)), "all",
+                             "d").iloc[0]
+    first, last = flow.iloc[0], flow.iloc[-1]
+    s.reading(W.sentence(
+        f"a match lasts {W.estimate(length['mean'], length['ci_low'], length['ci_high'], unit=' lots')} "
+        f"and ends in a draw {W.share(draw['mean'])} of the time; players hold "
+        f"{W.num(first['mean'], 1)} in money at the first lot and {W.num(last['mean'], 1)} at lot "
+        f"{int(last['lot']) + 1}, and the payment pile is reshuffled into the draw pile "
+        f"{W.num(resh['mean'], 2)} times per match"))
+    per_seat = {q: T.clustered_means(seats.assign(all="all"), "all", q).iloc[0]
+                for q in ("cards_paid", "cards_drawn", "money_spent", "overpaid", "money_left")}
+    titles = {"cards_paid": "money cards paid", "cards_drawn": "money cards drawn",
+              "money_spent": "money paid (face value)", "overpaid": "overpaid (no change given)",
+              "money_left": "money left at the end"}
+    shown = pd.DataFrame({
+        "per player and match": [titles[q] for q in per_seat],
+        "mean [95% CI]": [W.interval(r["mean"], r["ci_low"], r["ci_high"]) for r in per_seat.values()]})
+    s.add(Table(shown, "Where the money goes, per player and match", ctx.keep("money_use", shown)))
+    s.add(ctx.figure("money_by_lot", lambda ax: F.lines_by(frame, "lot", ax=ax,
+                                                           xlabel="lot of the match",
+                                                           ylabel="mean, 95% band"),
+                     "Money held per player and cards in the draw pile at each lot (lots that "
+                     "at least 5% of matches reach)", stem))
+    return s
+
+
+def prices_section(ctx) -> Section:
+    """What a face card costs by rank and by moment of the match, and how often a
+    purchase completes a set or blocks a rival's (the ``lots`` table)."""
+    import pandas as pd
+
+    from analysis import tables as T
+    from reports import figures as F
+    from reports import text as W
+    from reports.document import Section, Table
+
+    lots = ctx.table("lots")
+    sold = lots.dropna(subset=["price"]).astype({"completed": bool, "blocked": bool})
+    s = Section("prices", "Prices: what a face card costs, and when")
+    by_rank = T.clustered_means(sold, "rank", "price").rename(
+        columns={"mean": "price", "ci_low": "price_lo", "ci_high": "price_hi"})
+    by_rank.insert(1, "label", [FACES[int(r)] for r in by_rank["rank"]])
+    by_rank["sold_share"] = lots.groupby("rank")["price"].apply(lambda p: p.notna().mean()).values
+    stem = ctx.keep("price_by_rank", by_rank)
+    moment = sold.assign(moment=pd.cut(sold["lot"], [m[0] - 0.5 for m in MOMENTS] + [1e9],
+                                       labels=[m[2] for m in MOMENTS]))
+    by_moment = T.clustered_means(moment, "moment", "price")
+    mstem = ctx.keep("price_by_moment", by_moment)
+    kinds = []
+    for label, mask in (("completes the buyer's set", sold["completed"]),
+                        ("blocks a rival's set", sold["blocked"] & ~sold["completed"]),
+                        ("neither", ~sold["completed"] & ~sold["blocked"])):
+        part = sold[mask]
+        if len(part):
+            r = T.clustered_means(part.assign(all="all"), "all", "price").iloc[0]
+            kinds.append({"purchase": label, "share of sales": W.share(mask.mean()),
+                          "mean price [95% CI]": W.interval(r["mean"], r["ci_low"], r["ci_high"])})
+    blocked = float(sold["blocked"].mean())
+    cheap, dear = by_rank.loc[by_rank["price"].idxmin()], by_rank.loc[by_rank["price"].idxmax()]
+    s.reading(W.sentence(
+        f"a sold face card costs from {W.num(cheap['price'], 1)} on average ({cheap['label']}) to "
+        f"{W.num(dear['price'], 1)} ({dear['label']}); {W.share(blocked)} of purchases take a card "
+        f"that would have completed a rival's set"))
+    s.add(Table(pd.DataFrame(kinds), "Purchases by what they did to the race",
+                ctx.keep("purchase_kinds", pd.DataFrame(kinds))))
+    shown = pd.DataFrame({"when": by_moment["moment"].astype(str),
+                          "sales": by_moment["matches"].map("{:,}".format),
+                          "mean price [95% CI]": W.intervals(by_moment["mean"], by_moment["ci_low"],
+                                                             by_moment["ci_high"])})
+    s.add(Table(shown, "Price by moment of the match (matches with a sale then)", mstem))
+    s.add(ctx.figure("price_by_rank", lambda ax: F.lot_price_bars(by_rank, ax=ax,
+                                                                 title="Price of a face card by rank"),
+                     "Price of a sold face card by rank: mean with 95% interval", stem))
+    return s
+
+
+SPEC = GameSpec(
+    game="aukcio",
+    n=100_000,
+    intro=("Three to six players race to own a set of three face cards (three of a rank in "
+           "different suits, or J-Q-K or Q-K-A of a suit), buying them one by one at auction "
+           "with number cards as money: a number card is worth its number, a joker doubles "
+           "one card of a payment, and no change is given. A buyer draws two cards and sits "
+           "out the next lot; an ace lets everyone else draw. Whoever completes a set first "
+           "wins. This report plays four players, with two decks as the rules deal them."),
+    rules={"players": 4},
+    field=("0=setvalue", "1=setvalue:block=0,block_pair=0", "2=setvalue:advance=0.6,start=0.15",
+           "3=random"),
+    field_note=("Four strategies, one per seat: setvalue (the default: prices a card by the "
+                "sets it advances and the rivals' sets it blocks), the same without "
+                "blocking, a greedier setvalue (more for its own sets) and random."),
+    detail_share=0.25,
+    variants=(
+        Variant({"decks": 1}, "one deck for four players (K1): fewer face cards, so sets are "
+                              "scarcer and easier to block"),
+        Variant({"bidding": "single"}, "each player speaks once instead of the open auction (K7)"),
+        Variant({"unsold": "bottom"}, "unsold cards go back under the deck instead of out of "
+                                      "the game (K11)"),
+        Variant({"ace_draw": 0}, "nobody draws when an ace is turned (K10)"),
+        Variant({"buyer_draw": 1}, "the buyer draws one card, not two (K9)"),
+    ),
+    variant_share=0.5,
+    sections=insert_sections("seats", ("money", "prices")),
+    extra={"money": money_section, "prices": prices_section},
+    score_unit="wins",
+)

@@ -1,0 +1,65 @@
+"""The sets of K13, as the kernel and the policies read them.
+
+A face card's *kind* is ``suit * 4 + rank`` (rank 0..3 = J, Q, K, A; ``obs.py``). There
+are 24 sets: for each rank, the four ways to pick three of its four suits (16), and
+for each suit the runs J-Q-K and Q-K-A (8). ``SETS[k]`` lists set k's three kinds;
+``KIND_SETS[kind]`` the sets a kind belongs to (three of its rank, one or two runs),
+padded with -1. With two decks a seat may own two cards of a kind: what counts is
+whether it owns the kind at all.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from sim.cards import card
+from sim.jit import jit
+
+FACE_RANKS = "JQKA"
+RANK_SET, RUN_JQK, RUN_QKA = 0, 1, 2
+"""What a set is (``set_kind`` columns): three of a rank, or one of the two runs."""
+
+
+def _sets() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    sets, what = [], []
+    for rank in range(4):
+        for left_out in range(4):
+            sets.append([s * 4 + rank for s in range(4) if s != left_out])
+            what.append(RANK_SET)
+    for suit in range(4):
+        sets.append([suit * 4 + r for r in (0, 1, 2)])
+        what.append(RUN_JQK)
+        sets.append([suit * 4 + r for r in (1, 2, 3)])
+        what.append(RUN_QKA)
+    by_kind = np.full((16, 5), -1, np.int64)
+    for kind in range(16):
+        mine = [i for i, s in enumerate(sets) if kind in s]
+        by_kind[kind, :len(mine)] = mine
+    return np.array(sets, np.int64), np.array(what, np.int64), by_kind
+
+
+SETS, SET_KIND, KIND_SETS = _sets()
+N_SETS = len(SETS)
+
+
+def kind_card(kind: int) -> int:
+    """The card code (``sim.cards``) of a face-card kind."""
+    return card(9 + kind % 4, kind // 4)
+
+
+@jit
+def completing_set(owned, kind):
+    """The first set (index into SETS) that ``kind`` completes for a seat owning
+    ``owned`` (counts per kind; the kind itself need not be owned yet), or -1."""
+    for j in range(5):
+        k = KIND_SETS[kind, j]
+        if k < 0:
+            return -1
+        whole = True
+        for c in range(3):
+            other = SETS[k, c]
+            if other != kind and owned[other] == 0:
+                whole = False
+        if whole:
+            return k
+    return -1

@@ -1,0 +1,493 @@
+"""The aukcio match loop (rules K1-K14), compiled with numba.
+
+``play_chunk`` plays matches ``[start, start + count)`` into preallocated arrays; it is
+the only entry point the runner uses. ``play_match`` plays one match and, when asked,
+logs every event for the trace (``EV_*`` below) and every lot for the ``lots`` table.
+
+This module imports the policy dispatcher from ``strategies.aukcio``, as every game's
+kernel does (``sim/games/auktsion/kernel.py`` says why).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from sim.games.aukcio import core as C
+from sim.games.aukcio import obs as O
+from sim.games.aukcio.payment import JOKERS, VALUES, WORDS, best_payment, most_payable
+from sim.games.aukcio.rules import (
+    FACE_PER_DECK,
+    JOKERS_PER_DECK,
+    R_ACE_DRAW,
+    R_BOTTOM,
+    R_BUYER_DRAW,
+    R_DECKS,
+    R_FIRST_DEALER,
+    R_HAND_SIZE,
+    R_JOKERS,
+    R_PLAYERS,
+    R_SINGLE,
+)
+from sim.harness import ILLEGAL, TRACE_OVERFLOW, fail, show_rules
+from sim.jit import jit, prange
+from sim.rng import DEAL_STREAM, seed_stream, shuffle
+from strategies.aukcio import ceiling, decide
+
+MAX_PLAYERS = O.MAX_PLAYERS
+JOKER_CARD = 52
+RING = 32
+"""Capacity of the auction deck (a ring: unsold cards go under it, K11)."""
+PILE = 80
+"""Capacity of the draw and payment piles (78 money cards with two decks)."""
+
+# Game scalars, ``g``.
+(G_AHEAD, G_ASIZE, G_DTOP, G_DEND, G_NPAID, G_RESHUFFLES, G_CURSOR, G_LOGGING) = range(8)
+G_SIZE = 8
+# Rows of ``piles``.
+P_AUCTION, P_MARK, P_DRAW, P_PAID = range(4)
+
+# Columns of ``seat_out`` (per match and seat).
+(S_FACE, S_SPENT, S_OVERPAID, S_PAID, S_JOKERS, S_DRAWN, S_MONEY_LEFT, S_CARDS_LEFT,
+ S_SET) = range(9)
+S_COLS = 9
+# Columns of ``match_out``.
+M_LOTS, M_SALES, M_RESHUFFLES, M_WINNER, M_SET = range(5)
+M_COLS = 5
+# Columns of ``lot_out`` (per lot, detail only).
+(L_CARD, L_TURNER, L_SITTING_OUT, L_BUYER, L_PRICE, L_OVERPAID, L_PAID, L_JOKERS,
+ L_CALLS, L_COMPLETED, L_BLOCKED, L_BUYER_MONEY, L_MONEY_HELD, L_DRAW_PILE) = range(14)
+L_COLS = 14
+
+# Trace events, rows (kind, a, b) of ``log``.
+EV_LOT = 0        # (card, turner); the sitting-out seat is in the lot's LOT_OUT row
+EV_SITTING = 1    # (seat or -1, first speaker)
+EV_ACE = 2        # (seat, card drawn)
+EV_CALL = 3       # (seat, bid or PASS)
+EV_SALE = 4       # (buyer, price)
+EV_PAY = 5        # (card, 0)
+EV_DRAW = 6       # (seat, card): the buyer's draw
+EV_RESHUFFLE = 7  # (cards, 0), then that many EV_CARD rows: the new draw pile, top first
+EV_CARD = 8       # (card, 0)
+EV_UNSOLD = 9     # (0 discarded, 1 put under the deck)
+EV_WIN = 10       # (winner, set index into core.SETS)
+EV_DECK = 11      # (card, 0): the auction deck, then the money deck, at the start
+
+# Error records (``sim/harness.py``): ILLEGAL is a bid outside lo..hi (the smallest
+# legal bid .. the most the seat can pay) that is not a pass; step is the lot number.
+
+
+@jit(inline=True)
+def _log(log, g, kind, a, b):
+    if g[G_LOGGING]:
+        c = g[G_CURSOR]
+        if c < log.shape[0]:
+            log[c, 0] = kind
+            log[c, 1] = a
+            log[c, 2] = b
+        g[G_CURSOR] = c + 1
+
+
+@jit
+def _refresh_hand(counts, h, o, s, jp):
+    """Seat ``s``'s hand vector and public card count after its money changed."""
+    held = 0
+    for i in range(O.VALUES):
+        h[s, O.HAND_COUNT + i] = counts[s, i]
+        held += counts[s, i]
+    h[s, O.HAND_MOST] = most_payable(counts[s], jp)
+    h[s, O.HAND_HELD] = held
+    o[O.MONEY_CARDS + s] = held
+
+
+@jit(inline=True)
+def _value_index(c):
+    return JOKERS if c == JOKER_CARD else c % 13
+
+
+@jit
+def _take(hands, counts, s, c):
+    hands[s, c] += 1
+    counts[s, _value_index(c)] += 1
+
+
+@jit
+def _draw(R, rng, g, piles, hands, counts, h, o, s, log, seat_out, m):
+    """Seat ``s`` draws the top money card (K12: the payment pile is reshuffled into a
+    new draw pile when the draw pile is empty; nothing is drawn when both are empty).
+    Returns the card, or -1."""
+    if g[G_DTOP] == g[G_DEND]:
+        paid = g[G_NPAID]
+        if paid == 0:
+            return -1
+        draw = piles[P_DRAW]
+        for k in range(paid):
+            draw[k] = piles[P_PAID, k]
+        shuffle(rng, draw[:paid])
+        g[G_DTOP], g[G_DEND], g[G_NPAID] = 0, paid, 0
+        g[G_RESHUFFLES] += 1
+        _log(log, g, EV_RESHUFFLE, paid, 0)
+        for k in range(paid):
+            _log(log, g, EV_CARD, draw[k], 0)
+        for i in range(O.VALUES):
+            o[O.PAID + i] = 0
+        o[O.PAYMENT_PILE] = 0
+    c = piles[P_DRAW, g[G_DTOP]]
+    g[G_DTOP] += 1
+    o[O.DRAW_PILE] = g[G_DEND] - g[G_DTOP]
+    _take(hands, counts, s, c)
+    _refresh_hand(counts, h, o, s, R[R_JOKERS])
+    seat_out[m, s, S_DRAWN] += 1
+    return c
+
+
+@jit
+def _pay(R, g, piles, hands, counts, h, o, s, price, pay, room, levels, best, log, seat_out,
+         m):
+    """The buyer pays ``price`` (K8) into the payment pile; returns (value, cards, jokers)."""
+    value = best_payment(counts[s], R[R_JOKERS], price, pay, room, levels, best)
+    cards = 0
+    for i in range(VALUES + 1):
+        for _ in range(pay[i]):
+            if i == JOKERS:
+                c = JOKER_CARD
+            else:
+                c = i
+                while hands[s, c] == 0:  # the lowest suit held: suits do not matter
+                    c += 13
+            hands[s, c] -= 1
+            counts[s, i] -= 1
+            piles[P_PAID, g[G_NPAID]] = c
+            g[G_NPAID] += 1
+            o[O.PAID + i] += 1
+            cards += 1
+            _log(log, g, EV_PAY, c, 0)
+    o[O.PAYMENT_PILE] = g[G_NPAID]
+    _refresh_hand(counts, h, o, s, R[R_JOKERS])
+    seat_out[m, s, S_SPENT] += value
+    seat_out[m, s, S_OVERPAID] += value - price
+    seat_out[m, s, S_PAID] += cards
+    seat_out[m, s, S_JOKERS] += pay[JOKERS]
+    return value, cards, pay[JOKERS]
+
+
+@jit
+def _ask(pids, params, rngs, o, h, s, high, bidder, calls):
+    o[O.SEAT] = s
+    o[O.HIGH_BID] = high
+    o[O.HIGH_BIDDER] = bidder
+    o[O.CALLS] = calls
+    return decide(pids[s], o, h[s], params[s], rngs[1 + s])
+
+
+NO_CALL = -3
+"""No forced call: every seat's policy decides. (A forced call is bid-EV's candidate.)"""
+
+
+@jit
+def _bidding(R, pids, params, rngs, o, h, caps, s, high, bidder, calls, forced, lot, m, err,
+             log, g):
+    """The calls of one lot (K6, K7) from seat ``s``, the lot standing at ``high`` bid by
+    ``bidder`` (-1: none yet) after ``calls`` calls, ``o[IN_LOT]`` marking who may still
+    call; a fresh lot is (first speaker, 0, -1, 0). Unless ``forced`` is NO_CALL, it is
+    seat ``s``'s call. Returns (buyer or -1, price, calls)."""
+    n = R[R_PLAYERS]
+    single = R[R_SINGLE] == 1
+    left = 0                     # seats that may still call
+    for t in range(n):
+        if o[O.IN_LOT + t] > 0:
+            left += 1
+            if not single:
+                o[O.SEAT] = t
+                o[O.HIGH_BID] = high
+                o[O.HIGH_BIDDER] = bidder
+                o[O.CALLS] = calls
+                caps[t] = ceiling(pids[t], o, h[t], params[t], rngs[1 + t])
+    while True:
+        if o[O.IN_LOT + s] > 0:
+            lo = high + 1
+            most = np.int64(h[s, O.HAND_MOST])
+            if forced != NO_CALL:
+                bid, forced = forced, NO_CALL
+            elif single or caps[s] == O.ASK:
+                bid = _ask(pids, params, rngs, o, h, s, high, bidder, calls)
+            else:
+                bid = lo if lo <= caps[s] and lo <= most else O.PASS
+            if bid != O.PASS and (bid < lo or bid > most):
+                fail(err, m, ILLEGAL, s, 0, lot, bid, lo, most)
+                return -1, 0, calls
+            _log(log, g, EV_CALL, s, bid)
+            calls += 1
+            if bid == O.PASS or single:
+                o[O.IN_LOT + s] = 0.0
+                left -= 1
+            if bid != O.PASS:
+                high, bidder = bid, s
+            # open: the lot ends when all but the high bidder have passed (or all have)
+            if left == 0 or (not single and left == 1 and bidder >= 0
+                             and o[O.IN_LOT + bidder] > 0):
+                return bidder, high, calls
+        s = s + 1 if s + 1 < n else 0
+
+
+@jit
+def _first_speaker(turner, sitting_out, n):
+    """K5: the turner, or the next seat when he sits out."""
+    return turner if turner != sitting_out else (turner + 1) % n
+
+
+RULES_SHOWN = np.array([(O.PLAYERS, R_PLAYERS), (O.DECKS, R_DECKS), (O.HAND_SIZE, R_HAND_SIZE),
+                        (O.BUYER_DRAW, R_BUYER_DRAW), (O.ACE_DRAW, R_ACE_DRAW),
+                        (O.JOKERS_PER_PAYMENT, R_JOKERS), (O.SINGLE, R_SINGLE),
+                        (O.BOTTOM, R_BOTTOM)], np.int64)
+"""(observation offset, packed rule index) of the rule values every policy sees."""
+
+
+@jit
+def _deal(R, rngs, g, piles, hands, counts, owned, h, o, log):
+    """K1, K2, K4: shuffle both decks, deal the money cards, set up the observation."""
+    n, decks = R[R_PLAYERS], R[R_DECKS]
+    rng = rngs[DEAL_STREAM]
+    auction = piles[P_AUCTION]
+    size = FACE_PER_DECK * decks
+    for k in range(size):
+        kind = k % O.KINDS
+        auction[k] = (kind // 4) * 13 + 9 + kind % 4
+    shuffle(rng, auction[:size])
+    for k in range(RING):
+        piles[P_MARK, k] = 0
+    g[G_AHEAD], g[G_ASIZE] = 0, size
+    draw = piles[P_DRAW]
+    money = 0
+    for _ in range(decks):
+        for suit in range(4):
+            for r in range(9):
+                draw[money] = suit * 13 + r
+                money += 1
+        for _ in range(JOKERS_PER_DECK):
+            draw[money] = JOKER_CARD
+            money += 1
+    shuffle(rng, draw[:money])
+    if g[G_LOGGING]:
+        for k in range(size):
+            _log(log, g, EV_DECK, auction[k], 0)
+        for k in range(money):
+            _log(log, g, EV_DECK, draw[k], 0)
+    g[G_DTOP], g[G_DEND], g[G_NPAID], g[G_RESHUFFLES] = 0, money, 0, 0
+    hands[:n, :] = 0
+    counts[:n, :] = 0
+    owned[:n, :] = 0
+    o[:] = 0.0
+    show_rules(o, R, RULES_SHOWN)
+    dealer = R[R_FIRST_DEALER]
+    for _ in range(R[R_HAND_SIZE]):         # one card at a time from the dealer's left
+        for k in range(1, n + 1):
+            s = (dealer + k) % n
+            _take(hands, counts, s, draw[g[G_DTOP]])
+            g[G_DTOP] += 1
+    for s in range(n):
+        _refresh_hand(counts, h, o, s, R[R_JOKERS])
+    for kind in range(O.KINDS):
+        o[O.IN_DECK + kind] = decks
+    o[O.DRAW_PILE] = g[G_DEND] - g[G_DTOP]
+    o[O.SITTING_OUT] = -1
+
+
+@jit
+def _open_lot(R, rngs, g, piles, hands, counts, h, o, card, turner, sitting_out, lot, log,
+              seat_out, m):
+    """Turn ``card`` (K5), set up the public view of the lot, and make the ace draws
+    (K10). Returns the first speaker."""
+    n = R[R_PLAYERS]
+    kind = (card // 13) * 4 + card % 13 - 9
+    first = _first_speaker(turner, sitting_out, n)
+    o[O.LOT], o[O.CARD], o[O.TURNER] = lot, kind, turner
+    o[O.SITTING_OUT], o[O.FIRST] = sitting_out, first
+    o[O.IN_DECK + kind] -= 1
+    o[O.AUCTION_LEFT] = g[G_ASIZE]
+    for s in range(n):
+        o[O.IN_LOT + s] = 0.0 if s == sitting_out else 1.0
+    _log(log, g, EV_LOT, card, turner)
+    _log(log, g, EV_SITTING, sitting_out, first)
+    if kind % 4 == 3:
+        for _ in range(R[R_ACE_DRAW]):
+            for k in range(1, n):
+                s = (turner + k) % n
+                c = _draw(R, rngs[DEAL_STREAM], g, piles, hands, counts, h, o, s, log,
+                          seat_out, m)
+                if c >= 0:
+                    _log(log, g, EV_ACE, s, c)
+    return first
+
+
+@jit
+def _lot(R, pids, params, rngs, g, piles, hands, counts, owned, h, o, caps, pay, room, levels,
+         best, card, mark, lot, first, high, bidder, calls, forced, m, seat_out, lot_out,
+         offsets, err, log):
+    """Bid for ``card`` (turned by ``_open_lot``, or a bid-EV situation: the bidding
+    resumes as ``_bidding`` says) and settle the lot (K8-K11, K14). Returns (buyer or
+    -1, the set the purchase completed or -1)."""
+    n = R[R_PLAYERS]
+    kind = (card // 13) * 4 + card % 13 - 9
+    row = offsets[m] + lot
+    here = lot_out.shape[0] > 0 and row < offsets[m + 1]   # a first pass may lack rows
+    if here:
+        money_held = 0
+        for s in range(n):
+            for i in range(9):
+                money_held += counts[s, i] * (i + 2)
+        lot_out[row, L_CARD], lot_out[row, L_TURNER] = card, np.int64(o[O.TURNER])
+        lot_out[row, L_SITTING_OUT] = np.int64(o[O.SITTING_OUT])
+        lot_out[row, L_MONEY_HELD] = money_held
+        lot_out[row, L_DRAW_PILE] = g[G_DEND] - g[G_DTOP]
+    buyer, price, calls = _bidding(R, pids, params, rngs, o, h, caps, first, high, bidder,
+                                   calls, forced, lot, m, err, log, g)
+    if err[m, 0] != 0:
+        return -1, -1
+    if here:
+        lot_out[row, L_CALLS] = calls
+        lot_out[row, L_BUYER] = buyer
+    if buyer < 0:                                                # K11
+        if R[R_BOTTOM] == 1 and mark == 0:
+            tail = (g[G_AHEAD] + g[G_ASIZE]) % RING
+            piles[P_AUCTION, tail] = card
+            piles[P_MARK, tail] = 1
+            g[G_ASIZE] += 1
+            o[O.IN_DECK + kind] += 1
+            _log(log, g, EV_UNSOLD, 1, 0)
+        else:
+            _log(log, g, EV_UNSOLD, 0, 0)
+        if here:
+            lot_out[row, L_PRICE] = -1
+            lot_out[row, L_OVERPAID] = -1
+            lot_out[row, L_BUYER_MONEY] = -1
+        return -1, -1
+    _log(log, g, EV_SALE, buyer, price)                          # K8, K9
+    blocked = 0
+    for r in range(n):
+        if r != buyer and C.completing_set(owned[r], kind) >= 0:
+            blocked = 1
+    buyer_money = np.int64(h[buyer, O.HAND_MOST])
+    value, cards, jokers = _pay(R, g, piles, hands, counts, h, o, buyer, price, pay, room,
+                                levels, best, log, seat_out, m)
+    owned[buyer, kind] += 1
+    o[O.OWNED + buyer * O.KINDS + kind] += 1
+    seat_out[m, buyer, S_FACE] += 1
+    done = C.completing_set(owned[buyer], kind)
+    if here:
+        lot_out[row, L_PRICE], lot_out[row, L_OVERPAID] = price, value - price
+        lot_out[row, L_PAID], lot_out[row, L_JOKERS] = cards, jokers
+        lot_out[row, L_COMPLETED], lot_out[row, L_BLOCKED] = done >= 0, blocked
+        lot_out[row, L_BUYER_MONEY] = buyer_money
+    for k in range(RING):                                        # a sale clears the marks
+        piles[P_MARK, k] = 0
+    if done >= 0:                                                # K14: the buyer wins
+        _log(log, g, EV_WIN, buyer, done)
+        return buyer, done
+    for _ in range(R[R_BUYER_DRAW]):
+        c = _draw(R, rngs[DEAL_STREAM], g, piles, hands, counts, h, o, buyer, log, seat_out, m)
+        if c >= 0:
+            _log(log, g, EV_DRAW, buyer, c)
+    return buyer, -1
+
+
+@jit
+def _play_lots(R, pids, params, rngs, g, piles, hands, counts, owned, h, o, caps, pay, room,
+               levels, best, turner, sitting_out, lot, sales, m, seat_out, lot_out, offsets,
+               err, log):
+    """Turn and sell cards until a set is made or the auction deck is empty (K5-K14).
+    Returns (winner or -1, the set or -1, lots played, sales)."""
+    n = R[R_PLAYERS]
+    while g[G_ASIZE] > 0:
+        head = g[G_AHEAD]
+        card, mark = piles[P_AUCTION, head], piles[P_MARK, head]
+        g[G_AHEAD] = (head + 1) % RING
+        g[G_ASIZE] -= 1
+        first = _open_lot(R, rngs, g, piles, hands, counts, h, o, card, turner, sitting_out,
+                          lot, log, seat_out, m)
+        buyer, done = _lot(R, pids, params, rngs, g, piles, hands, counts, owned, h, o, caps,
+                           pay, room, levels, best, card, mark, lot, first, 0, -1, 0, NO_CALL,
+                           m, seat_out, lot_out, offsets, err, log)
+        lot += 1
+        if err[m, 0] != 0:
+            return -1, -1, lot, sales
+        if buyer >= 0:
+            sales += 1
+        if done >= 0:
+            return buyer, done, lot, sales
+        sitting_out = buyer                                      # K9 (-1 after no sale)
+        turner = (turner + 1) % n
+    return -1, -1, lot, sales
+
+
+@jit
+def _finish(R, g, counts, h, winner, won_set, lots, sales, m, score, win, seat_out, match_out,
+            err, log):
+    n = R[R_PLAYERS]
+    if g[G_LOGGING] and g[G_CURSOR] > log.shape[0] > 0:
+        fail(err, m, TRACE_OVERFLOW, 0, 0, lots, 0, 0, 0)
+    for s in range(n):
+        score[m, s] = 1.0 if s == winner else 0.0
+        win[m, s] = score[m, s]
+        left = 0
+        for i in range(9):
+            left += counts[s, i] * (i + 2)
+        seat_out[m, s, S_MONEY_LEFT] = left
+        seat_out[m, s, S_CARDS_LEFT] = np.int64(h[s, O.HAND_HELD])
+        seat_out[m, s, S_SET] = C.SET_KIND[won_set] if s == winner else -1
+    match_out[m, M_LOTS], match_out[m, M_SALES] = lots, sales
+    match_out[m, M_RESHUFFLES], match_out[m, M_WINNER] = g[G_RESHUFFLES], winner
+    match_out[m, M_SET] = won_set
+
+
+@jit
+def play_match(R, pids, params, seed, index, m, rngs, g, piles, hands, counts, owned, h, o,
+               caps, pay, room, levels, best, score, win, seat_out, match_out, lot_out,
+               offsets, err, log):
+    """Play match ``index`` into row ``m`` of the outputs (K1-K14)."""
+    n = R[R_PLAYERS]
+    for k in range(n + 1):
+        seed_stream(rngs[k], seed, index, DEAL_STREAM + k)
+    seat_out[m, :n, :] = 0
+    _deal(R, rngs, g, piles, hands, counts, owned, h, o, log)
+    winner, won_set, lots, sales = _play_lots(
+        R, pids, params, rngs, g, piles, hands, counts, owned, h, o, caps, pay, room, levels,
+        best, (R[R_FIRST_DEALER] + 1) % n, -1, 0, 0, m, seat_out, lot_out, offsets, err, log)
+    if err[m, 0] == 0:
+        _finish(R, g, counts, h, winner, won_set, lots, sales, m, score, win, seat_out,
+                match_out, err, log)
+
+
+def new_scratch():
+    """The per-match working arrays (``play_match``'s ``rngs .. best``)."""
+    return (np.empty((MAX_PLAYERS + 1, 4), np.uint64), np.zeros(G_SIZE, np.int64),
+            np.zeros((4, PILE), np.int64), np.zeros((MAX_PLAYERS, 53), np.int64),
+            np.zeros((MAX_PLAYERS, O.VALUES), np.int64),
+            np.zeros((MAX_PLAYERS, O.KINDS), np.int64),
+            np.zeros((MAX_PLAYERS, O.HAND_LEN), np.float64), np.zeros(O.SIZE, np.float64),
+            np.zeros(MAX_PLAYERS, np.int64), np.zeros(VALUES + 1, np.int64),
+            np.zeros((VALUES + 1, 4, WORDS), np.uint64), np.zeros((VALUES, 6), np.int64),
+            np.zeros(3, np.int64))
+
+
+@jit(parallel=True)
+def play_chunk(R, pids, params, seed, start, count, n_blocks, score, win, seat_out,
+               match_out, lot_out, offsets, err):
+    log = np.zeros((0, 3), np.int64)
+    for b in prange(n_blocks):
+        rngs = np.empty((MAX_PLAYERS + 1, 4), np.uint64)
+        g = np.zeros(G_SIZE, np.int64)
+        piles = np.zeros((4, PILE), np.int64)
+        hands = np.zeros((MAX_PLAYERS, 53), np.int64)
+        counts = np.zeros((MAX_PLAYERS, O.VALUES), np.int64)
+        owned = np.zeros((MAX_PLAYERS, O.KINDS), np.int64)
+        h = np.zeros((MAX_PLAYERS, O.HAND_LEN), np.float64)
+        o = np.zeros(O.SIZE, np.float64)
+        caps = np.zeros(MAX_PLAYERS, np.int64)
+        pay = np.zeros(VALUES + 1, np.int64)
+        room = np.zeros((VALUES + 1, 4, WORDS), np.uint64)
+        levels = np.zeros((VALUES, 6), np.int64)
+        best = np.zeros(3, np.int64)
+        for m in range(b * count // n_blocks, (b + 1) * count // n_blocks):
+            play_match(R, pids, params, seed, start + m, m, rngs, g, piles, hands, counts,
+                       owned, h, o, caps, pay, room, levels, best, score, win, seat_out,
+                       match_out, lot_out, offsets, err, log)

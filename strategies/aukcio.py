@@ -1,0 +1,176 @@
+"""aukcio bidding policies.
+
+Each policy answers from the public vector ``o`` and its own hand vector ``hand``
+(layouts in ``sim/games/aukcio/obs.py``), its parameters and its own random stream:
+
+- ``ceiling``: the highest price it pays for the lot now open in open bidding, or
+  ``ASK`` to decide call by call. A policy with a ceiling bids the smallest legal bid
+  while that is within its ceiling and its money, and passes otherwise; the kernel
+  plays that itself, so an open lot between ceiling policies costs no policy call per
+  turn (nothing a ceiling depends on changes during the lot).
+- ``decide``: one call, a bid in thousands or ``PASS``: every single-bidding call and
+  every open call of an ``ASK`` policy.
+
+Dispatched by integer id, as in every game (``strategies/auktsion.py`` says why).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from sim.games.aukcio import core as C
+from sim.games.aukcio import obs as O
+from sim.jit import jit
+from sim.rng import below, uniform
+from strategies.base import ILLEGAL_PID, GameStrategies, Param, Policy
+
+PASS, ASK = O.PASS, O.ASK
+
+PASSIVE, RANDOM, SETVALUE = range(3)
+
+MEAN_CARD = 216.0 / 39.0
+"""Mean value of a money card (K2, K3: 4 x (2 + ... + 10) in 39 cards, jokers as 0)."""
+
+SETVALUE_PARAMS = (
+    Param("start", 0.08, 0.0, 1.0, "share of its money it pays for a card that starts a "
+          "set (one of three), per set started"),
+    Param("advance", 0.4, 0.0, 1.0, "share of its money it pays for a card that makes two "
+          "of a set, per such set"),
+    Param("block", 0.7, 0.0, 1.0, "share of its money it pays to take a card that would "
+          "complete a rival's set"),
+    Param("block_pair", 0.1, 0.0, 1.0, "share of its money it pays to take a card that "
+          "would give a rival two of a set"),
+    Param("draw_weight", 1.0, 0.0, 2.0, "weight of the money it draws after a purchase "
+          "(buyer_draw cards of average value), added to its money when it prices a card"),
+    Param("shade", 0.8, 0.0, 1.0, "single bidding: the share of its ceiling it bids"),
+)
+(P_START, P_ADVANCE, P_BLOCK, P_BLOCK_PAIR, P_DRAW_WEIGHT, P_SHADE) = range(6)
+
+POLICIES = (
+    Policy("passive", "bid", PASSIVE, "never bids"),
+    Policy("random", "bid", RANDOM, "random legal calls: bids with probability p_bid, "
+           "a uniform amount from the smallest legal bid up to max_jump more", (
+               Param("p_bid", 0.3, 0.0, 1.0, "probability of bidding when a bid is legal"),
+               Param("max_jump", 5, 0, 100, "largest jump above the smallest legal bid",
+                     integer=True),
+           )),
+    Policy("setvalue", "bid", SETVALUE,
+           "prices the card by how far it advances its own sets (all its money for a card "
+           "that completes one) and how far it would advance each rival's (blocking: only "
+           "rivals who may bid now, or who may meet it again under unsold=bottom), as a "
+           "share of its money plus the money it expects to draw", SETVALUE_PARAMS),
+)
+
+STRATEGIES = GameStrategies("aukcio", ("bid",), POLICIES, default="setvalue")
+
+
+@jit(inline=True)
+def owned(o, seat, kind):
+    return o[O.OWNED + seat * O.KINDS + kind]
+
+
+@jit
+def available(o, seat, kind, k):
+    """Whether set ``k`` can still be completed by ``seat`` once it owns ``kind``: each
+    other card of the set is owned by it or still in the auction deck."""
+    for c in range(3):
+        other = C.SETS[k, c]
+        if other != kind and owned(o, seat, other) == 0 and o[O.IN_DECK + other] == 0:
+            return False
+    return True
+
+
+@jit
+def progress(o, seat, kind):
+    """(sets ``kind`` completes, sets it makes two of three, sets it starts) for ``seat``,
+    among the sets still available to it."""
+    done, two, one = 0, 0, 0
+    for j in range(5):
+        k = C.KIND_SETS[kind, j]
+        if k < 0:
+            break
+        if not available(o, seat, kind, k):
+            continue
+        have = 0
+        for c in range(3):
+            other = C.SETS[k, c]
+            if other != kind and owned(o, seat, other) > 0:
+                have += 1
+        if have == 2:
+            done += 1
+        elif have == 1:
+            two += 1
+        else:
+            one += 1
+    return done, two, one
+
+
+@jit
+def setvalue_ceiling(o, hand, p):
+    seat = np.int64(o[O.SEAT])
+    kind = np.int64(o[O.CARD])
+    most = hand[O.HAND_MOST]
+    done, two, one = progress(o, seat, kind)
+    if done > 0:
+        return np.int64(most)  # the card wins the game (K14)
+    share = p[P_ADVANCE] * two + p[P_START] * one
+    sitting_out = np.int64(o[O.SITTING_OUT])
+    block = 0.0
+    for r in range(np.int64(o[O.PLAYERS])):
+        if r == seat:
+            continue
+        # a rival sitting out cannot buy it now; it meets him again only under bottom
+        if r == sitting_out and o[O.BOTTOM] == 0:
+            continue
+        rd, rt, _ = progress(o, r, kind)
+        if rd > 0:
+            block = max(block, p[P_BLOCK])
+        elif rt > 0:
+            block = max(block, p[P_BLOCK_PAIR])
+    share = min(1.0, share + block)
+    budget = most + p[P_DRAW_WEIGHT] * o[O.BUYER_DRAW] * MEAN_CARD
+    return np.int64(min(most, np.floor(share * budget)))
+
+
+@jit
+def ceiling(pid, o, hand, p, rng):
+    """Highest open-bidding price the policy pays for this lot, or ASK."""
+    if pid == PASSIVE:
+        return np.int64(0)
+    if pid == SETVALUE:
+        return setvalue_ceiling(o, hand, p)
+    return np.int64(ASK)
+
+
+@jit(inline=True)
+def smallest_bid(o):
+    return np.int64(o[O.HIGH_BID]) + 1
+
+
+@jit
+def random_call(o, hand, p, rng):
+    lo = smallest_bid(o)
+    most = np.int64(hand[O.HAND_MOST])
+    if lo > most or uniform(rng) >= p[0]:
+        return np.int64(PASS)
+    hi = min(most, lo + np.int64(p[1]))
+    return lo + below(rng, hi - lo + 1)
+
+
+@jit
+def decide(pid, o, hand, p, rng):
+    """One call: a bid in thousands or PASS."""
+    if pid == RANDOM:
+        return random_call(o, hand, p, rng)
+    lo = smallest_bid(o)
+    most = np.int64(hand[O.HAND_MOST])
+    if pid == ILLEGAL_PID:
+        return most + 1
+    top = min(ceiling(pid, o, hand, p, rng), most)
+    if lo > top:
+        return np.int64(PASS)
+    if o[O.SINGLE] == 0:
+        return lo  # open bidding: the smallest legal bid
+    if pid == SETVALUE and top < most:  # one call: shade it, unless the card is worth it all
+        return max(lo, np.int64(np.floor(p[P_SHADE] * top)))
+    return top
