@@ -43,6 +43,11 @@ RUNS = [
     ("bridge", {}, ["all=natural"], 48),
     ("bridge", {"vulnerability": "both"}, ["0=random", "1=natural:nt_min=14,nt_max=16"], 48),
     ("bridge", {}, ["all=random:p_bid=0.5,p_double=0.2"], 48),
+    ("aukcio", {}, ["all=setvalue"], 3000),
+    ("aukcio", {"players": 4, "unsold": "bottom", "bidding": "single"},
+     ["0=random:p_bid=0.5", "1=passive", "3=setvalue:block=0"], 2000),
+    ("aukcio", {"players": 6, "decks": 1, "hand_size": 6, "jokers_per_payment": 3, "ace_draw": 3},
+     ["0=random"], 1000),
     ("fpsb", {}, [], 3000),
     ("fpsb", {"players": 5}, ["0=linear:a=0.8", "1=random"], 3000),
 ]
