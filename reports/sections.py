@@ -466,8 +466,8 @@ def bidev_section(ctx: Context) -> Section:
            f"deals the hidden cards at random consistently with what is public, plays the "
            f"candidate now and lets {ctx.default_label} play the rest for everyone; all "
            f"candidates share the same rollouts (common random numbers)."
-           + (" Candidates are ranked by how often they win the game (the game is a race "
-              "to the target score); the expected final score is shown beside it."
+           + (" Candidates are ranked by how often they win the game (what it is played "
+              "for); the expected final score is shown beside it."
               if by_win else ""))
     ctx.provenance["bidev"] = []
     for k, sit in enumerate(situations):

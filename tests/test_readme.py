@@ -1,5 +1,6 @@
 """The README's commands are the ones users paste: each one parses, and each auktsion
-bid-EV situation in them is one the rules allow (A3: coins that a deal explains)."""
+bid-EV situation in them is one the rules allow (A3: coins that a deal explains), and so
+is each aukcio one."""
 
 from __future__ import annotations
 
@@ -38,3 +39,8 @@ def test_readme_command_parses(command):
         situation = parse_assignments(args.state, what="--state")
         situation["hand"] = args.hand
         assert parse(make({}), situation).points is not None  # the coins tell the points
+    if args.command == "bid-ev" and args.game == "aukcio":
+        from sim.games.aukcio import situation as aukcio_situation
+        from sim.games.aukcio.rules import make as aukcio_rules
+        state = parse_assignments(args.state, what="--state")
+        aukcio_situation.parse(aukcio_rules({}), {**state, "hand": args.hand})

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from reports.spec import GameSpec, Variant, insert_sections
+from reports.spec import GameSpec, Situation, Variant, insert_sections
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -19,6 +19,83 @@ if TYPE_CHECKING:
 FACES = "JQKA"
 MOMENTS = ((0, 3, "lots 1-4"), (4, 7, "lots 5-8"), (8, 11, "lots 9-12"), (12, 10_000, "lots 13+"))
 """(first, last lot number, label): the moments of a match the prices are shown by."""
+
+
+def _state_at(t: dict, lot_no: int) -> dict:
+    """The public state and every seat's money cards when lot ``lot_no`` of trace ``t``
+    opens for bidding (after its ace draws): hands, owned, paid pile, cards gone."""
+    from collections import Counter
+
+    hands = [Counter(h) for h in t["hands"]]
+    owned: list[list[str]] = [[] for _ in hands]
+    paid: list[str] = []
+    gone: list[str] = []
+    for lot in t["lots"][:lot_no + 1]:
+        for seat, card in lot["ace_draws"]:
+            hands[seat][card] += 1
+        if lot is t["lots"][lot_no]:
+            break
+        if lot["reshuffles"]:
+            paid = []
+        if lot["buyer"] is not None:
+            owned[lot["buyer"]].append(lot["card"])
+            hands[lot["buyer"]].subtract(lot["payment"])
+            paid += lot["payment"]
+            for card in lot["buyer_draws"]:
+                hands[lot["buyer"]][card] += 1
+        elif lot["unsold"] == "discard":
+            gone.append(lot["card"])
+    return {"hands": [sorted(h.elements()) for h in hands], "owned": owned, "paid": paid,
+            "gone": gone}
+
+
+def situations(ctx) -> list[Situation]:
+    """Three moments of match 0 of the report's seed (default strategies), seen by the
+    first seat to speak, as they were when the lot opened: the first card; the first
+    card that would complete a rival's set (to block or not); the last card turned."""
+    from analysis.runs import trace
+
+    t = trace("aukcio", seed=ctx.seed, index=0, rules=dict(ctx.spec.rules))
+    lots = t["lots"]
+    n = len(t["hands"])
+    kind = {f"{r}{s}": (r, s) for r in FACES for s in "CDHS"}
+
+    def completes(cards: list[str], card: str) -> bool:
+        have = set(cards) | {card}
+        r, s = kind[card]
+        same_rank = sum(f"{r}{x}" in have for x in "CDHS") >= 3
+        runs = any(all(f"{q}{s}" in have for q in run) and r in run for run in ("JQK", "QKA"))
+        return same_rank or runs
+
+    picks: list[tuple[int, str]] = [(0, "The first card of the match")]
+    for i, lot in enumerate(lots[1:], 1):
+        st = _state_at(t, i)
+        first = lot["turner"] if lot["turner"] != lot["sitting_out"] else (lot["turner"] + 1) % n
+        if any(completes(st["owned"][r], lot["card"]) for r in range(n) if r != first):
+            picks.append((i, "A card that would complete a rival's set"))
+            break
+    if len(lots) - 1 not in [p[0] for p in picks]:
+        picks.append((len(lots) - 1, "The last card turned"))
+    out = []
+    for i, title in picks:
+        lot, st = lots[i], _state_at(t, i)
+        if lot["reshuffles"] and lot["ace_draws"]:
+            continue  # the paid pile of that moment is not in the trace's order of events
+        first = lot["turner"] if lot["turner"] != lot["sitting_out"] else (lot["turner"] + 1) % n
+        state = {"seat": first, "hand": " ".join(st["hands"][first]), "card": lot["card"],
+                 "cards": ",".join(str(len(h)) for h in st["hands"]),
+                 "owned": ";".join(" ".join(o) for o in st["owned"]), "turner": lot["turner"],
+                 "sitting_out": "none" if lot["sitting_out"] is None else lot["sitting_out"],
+                 "paid": " ".join(st["paid"]), "gone": " ".join(st["gone"]), "lot": i}
+        mine = " ".join(st["owned"][first]) or "no face card"
+        question = (f"Lot {i + 1}, {lot['card']} on offer: seat {first} speaks first, owning "
+                    f"{mine}, with money cards {state['hand'] or 'none'}; the others own "
+                    + "; ".join(f"seat {s}: {' '.join(o) or 'nothing'}"
+                                for s, o in enumerate(st["owned"]) if s != first)
+                    + (f". In the traced match seat {lot['buyer']} bought it for {lot['price']}."
+                       if lot["buyer"] is not None else ". In the traced match it went unsold."))
+        out.append(Situation(title, state, question))
+    return out
 
 
 def _common_lots(lots: pd.DataFrame, share: float = 0.05) -> pd.DataFrame:
@@ -121,7 +198,7 @@ def prices_section(ctx) -> Section:
     s.add(Table(pd.DataFrame(kinds), "Purchases by what they did to the race",
                 ctx.keep("purchase_kinds", pd.DataFrame(kinds))))
     shown = pd.DataFrame({"when": by_moment["moment"].astype(str),
-                          "sales": by_moment["matches"].map("{:,}".format),
+                          "matches": by_moment["matches"].map("{:,}".format),
                           "mean price [95% CI]": W.intervals(by_moment["mean"], by_moment["ci_low"],
                                                              by_moment["ci_high"])})
     s.add(Table(shown, "Price by moment of the match (matches with a sale then)", mstem))
@@ -157,6 +234,8 @@ SPEC = GameSpec(
         Variant({"buyer_draw": 1}, "the buyer draws one card, not two (K9)"),
     ),
     variant_share=0.5,
+    situations=situations,
+    rollout_share=0.05,
     sections=insert_sections("seats", ("money", "prices")),
     extra={"money": money_section, "prices": prices_section},
     score_unit="wins",
