@@ -211,29 +211,42 @@ def run_child(cmd: list[str], env: dict[str, str] | None = None) -> tuple[float,
     return seconds, rss / MiB
 
 
-def simulate_cmd(n: int, *extra: str) -> list[str]:
-    return bidlab_cmd() + ["simulate", GAME, "-n", str(n), "--seed", "1", "--no-progress",
+def simulate_cmd(n: int, *extra: str, game: str = GAME) -> list[str]:
+    return bidlab_cmd() + ["simulate", game, "-n", str(n), "--seed", "1", "--no-progress",
                            *extra]
 
 
 # -- 2. peak memory --------------------------------------------------------------------
 
+MEMORY_GAMES = (GAME, "aukcio")
+"""The games whose streamed runs the memory benchmark measures: auktsion (its ``lots``
+table is the largest per match) and aukcio (the newest kernel)."""
+
+
 def bench_memory(quick: bool) -> list[Row]:
-    """Peak RSS of ``bidlab simulate -n N --out FILE.parquet`` against start-up RSS."""
-    log("memory: warm-up run (fills the numba cache), then start-up RSS of -n 1000")
-    run_child(simulate_cmd(1000))
-    _, base = run_child(simulate_cmd(1000))
+    return [row for game in MEMORY_GAMES for row in bench_memory_of(game, quick)]
+
+
+def bench_memory_of(game: str, quick: bool) -> list[Row]:
+    """Peak RSS of ``bidlab simulate GAME -n N --out FILE.parquet`` against start-up RSS."""
+    def cmd(n: int, *extra: str) -> list[str]:
+        return simulate_cmd(n, *extra, game=game)
+
+    label = "" if game == GAME else f"{game} "
+    log(f"memory, {game}: warm-up run (fills the numba cache), then start-up RSS of -n 1000")
+    run_child(cmd(1000))
+    _, base = run_child(cmd(1000))
     exps = (5, 6) if quick else (5, 6, 7)
     rss = {}
     rows = []
     with tempfile.TemporaryDirectory(prefix="bidlab-bench-") as tmp:
         for e in exps:
             n = 10 ** e
-            log(f"memory: simulate -n 10^{e} --out FILE.parquet" +
+            log(f"memory, {game}: simulate -n 10^{e} --out FILE.parquet" +
                 (" (a few minutes)" if e >= 7 else ""))
             out = os.path.join(tmp, f"n{e}.parquet")
-            seconds, rss[e] = run_child(simulate_cmd(n, "--out", out))
-            row = Row("memory", f"peak RSS, simulate -n 10^{e} --out", rss[e], "MiB", base,
+            seconds, rss[e] = run_child(cmd(n, "--out", out))
+            row = Row("memory", f"peak RSS, {label}simulate -n 10^{e} --out", rss[e], "MiB", base,
                       "start-up (-n 1000)", note=f"{seconds:.1f} s, {n / seconds:,.0f} matches/s")
             if e == 7:
                 check(row, "value", "<", 1536, "< 1.5 GiB")
@@ -241,10 +254,10 @@ def bench_memory(quick: bool) -> list[Row]:
             os.remove(out)
     top = max(exps)
     if quick:
-        rows.append(Row("memory", "peak RSS, simulate -n 10^7 --out", None, "MiB",
+        rows.append(Row("memory", f"peak RSS, {label}simulate -n 10^7 --out", None, "MiB",
                         target="< 1.5 GiB", note="skipped (--quick)"))
-    rows.append(check(Row("memory", f"RSS growth, 10^5 → 10^{top}", rss[top], "MiB", rss[5],
-                          "peak RSS at 10^5"), "ratio", "<=", 1.25, "flat: ratio ≤ 1.25×"))
+    rows.append(check(Row("memory", f"RSS growth, {label}10^5 → 10^{top}", rss[top], "MiB",
+                          rss[5], "peak RSS at 10^5"), "ratio", "<=", 1.25, "flat: ratio ≤ 1.25×"))
     return rows
 
 

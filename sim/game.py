@@ -36,7 +36,8 @@ class RunChunk(Protocol):
         play instead of dealing them from ``(seed, i)``, in the game's own layout, or
         None (every game): bridge takes the chunk's rows of imported boards
         (``BoardFiles.read``); pitch chosen hands per deal number (one card mask or -1
-        per seat), the same in every match of the chunk; auktsion and fpsb take none.
+        per seat), the same in every match of the chunk; aukcio one row of deck orders
+        per match (``engine.dealt``); auktsion and fpsb take none.
         """
 
 
@@ -124,6 +125,11 @@ class Game:
     boards)."""
     boards: BoardFiles | None = None
     """Boards in files, for a game whose boards people exchange (bridge only: PBN)."""
+    hidden_deals: Callable[[Rules, int, int, int], tuple[np.ndarray, np.ndarray]] | None = None
+    """``(rules, seed, index, seat)`` -> two ``deals=`` for match ``index``: as dealt,
+    and with every card hidden from ``seat`` changed, what it sees kept (the
+    conformance suite checks that a policy's calls are the same in both); None where
+    the game has no such pair yet."""
 
 
 @dataclass(frozen=True)

@@ -18,6 +18,12 @@ ILLEGAL_PID = 99
 rule allows, so that the kernels' illegal-action errors are tested on real kernels (the
 conformance suite, ``tests/test_conformance.py``). Never offered to users."""
 
+VIEW_PID = 98
+"""A policy id that no policy has: in every game that offers ``Game.hidden_deals``, the
+dispatcher answers it with a legal action that is a hash of everything the policy is
+shown (its observation and its own cards), so that the conformance suite can tell
+whether a change of the cards hidden from it reaches its view. Never offered to users."""
+
 
 @dataclass(frozen=True)
 class Param:

@@ -165,3 +165,24 @@ def test_passive_players_buy_nothing_and_draw():
     t = GAME.run_chunk(rules, pol, sa.labels, 1, 0, 50, detail=True)
     assert not t["seats"]["win"].any() and t["matches"]["draw"].all()
     assert (t["matches"]["lots"] == 16).all() and (t["matches"]["sales"] == 0).all()
+
+
+def test_given_decks_play_the_dealt_match_and_bad_decks_are_refused():
+    from sim.errors import BidlabError
+    from sim.games.aukcio.engine import dealt
+
+    rules, sa, pol = packed({"players": 4}, ["0=random", "1=setvalue:block=0"])
+    decks = dealt(rules, 5, 10, 30)
+    a = GAME.run_chunk(rules, pol, sa.labels, 5, 10, 30, detail=True)
+    b = GAME.run_chunk(rules, pol, sa.labels, 5, 10, 30, detail=True, deals=decks)
+    for name in a:
+        for col in a[name]:
+            assert np.array_equal(np.ma.getdata(a[name][col]), np.ma.getdata(b[name][col]))
+    assert GAME.trace(rules, pol, sa.labels, 5, 12) == GAME.trace(rules, pol, sa.labels, 5, 12,
+                                                                 deals=decks[2:3])
+    bad = decks.copy()
+    bad[3, 0] = bad[3, 40]                        # a number card in the auction deck
+    with pytest.raises(BidlabError, match="row 3"):
+        GAME.run_chunk(rules, pol, sa.labels, 5, 10, 30, deals=bad)
+    with pytest.raises(BidlabError, match="30 rows"):
+        GAME.run_chunk(rules, pol, sa.labels, 5, 10, 30, deals=decks[:5])

@@ -9,7 +9,9 @@ to ``sim/games/`` is covered here without a test file of its own.
 - an illegal action from a policy is an error naming match, seat, policy and the legal
   actions (policy id ``ILLEGAL_PID`` answers only illegal actions);
 - unknown rule keys and out-of-range values are errors naming them;
-- the compiled kernel equals the plain-Python reference engine where a game has one.
+- the compiled kernel equals the plain-Python reference engine where a game has one;
+- a policy's calls do not change when the cards hidden from it change, where a game
+  offers such a pair of deals (``Game.hidden_deals``).
 
 Bridge plays the 48 boards of ``tests/data/bridge_dd.json`` (seed 1) from a temporary
 double-dummy cache and never solves a board.
@@ -35,7 +37,7 @@ from sim.game import ReplayFn, RunChunk, TraceFn
 from sim.games import all_games, get_game
 from sim.games.bridge import dd as DD
 from sim.sinks import MemorySink
-from strategies.base import ILLEGAL_PID
+from strategies.base import ILLEGAL_PID, VIEW_PID
 
 GAMES = sorted(all_games())
 FIXTURE = Path(__file__).parent / "data" / "bridge_dd.json"
@@ -159,7 +161,7 @@ def test_entry_points_have_the_signatures_of_the_game_interface(game):
     assert _parameters(g.run_chunk) == _parameters(RunChunk.__call__)
     assert _parameters(g.trace) == _parameters(TraceFn.__call__)
     assert _parameters(g.replay) == _parameters(ReplayFn.__call__)
-    if g.boards is None and game != "pitch":  # pitch takes chosen hands as its deals
+    if g.boards is None and g.hidden_deals is None and game != "pitch":  # pitch: chosen hands
         _, r, seats, pol = _setup(game)
         with pytest.raises(BidlabError, match="cannot play given deals"):
             g.run_chunk(r, pol, seats.labels, SEED, 0, 1, deals=np.zeros((1, 4), np.int64))
@@ -319,3 +321,38 @@ def test_the_kernel_equals_the_reference_engine(game):
         _, r, seats, pol = _setup(game, rules, specs)
         for index in rng.sample(range(50), 2):
             assert ref.play(r, seats, SEED, index) == g.trace(r, pol, seats.labels, SEED, index)
+
+
+# -- information ---------------------------------------------------------------------------
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_policy_sees_nothing_of_the_cards_hidden_from_it(game):
+    """Seat 0 plays the view probe (``VIEW_PID``: its calls hash everything it is shown),
+    the others ``passive`` (so that their calls tell nothing of their cards). Dealt the
+    same match twice, with the cards hidden from seat 0 changed, it plays the same:
+    every figure of its row is equal. Dealt one in which its own cards change, it does
+    not: the probe does see its view."""
+    g = get_game(game)
+    if g.hidden_deals is None:
+        pytest.skip(f"{game} offers no pair of deals that differ only in hidden cards yet")
+    _, r, seats, pol = _setup(game, specs=["all=passive"])
+    decision = strategies.for_game(game).decisions[0]
+    ids, params = pol[decision]
+    probe = {**pol, decision: (np.where(np.arange(len(ids)) == 0, VIEW_PID, ids), params)}
+    count = 40
+    pairs = [g.hidden_deals(r, SEED, i, 0) for i in range(count)]
+    same, hidden_changed = (np.concatenate([p[k] for p in pairs]) for k in (0, 1))
+    own_changed = np.concatenate([g.hidden_deals(r, SEED, i, 1)[1] for i in range(count)])
+    assert not np.array_equal(same, hidden_changed)
+
+    def seat0(deals):
+        t = g.run_chunk(r, probe, seats.labels, SEED, 0, count, deals=deals)["seats"]
+        at0 = np.asarray(t["seat"]) == 0
+        return {k: np.ma.getdata(v)[at0] for k, v in t.items() if k not in ("match", "seat")}
+
+    base = seat0(same)
+    _same_tables({"t": base}, {"t": seat0(hidden_changed)})
+    moved = np.zeros(count, bool)
+    for col, values in seat0(own_changed).items():
+        moved |= values != base[col]
+    assert moved.mean() > 0.5, "the probe's calls do not follow its own cards"

@@ -1,6 +1,7 @@
 """aukcio -- the Hungarian face-card auction paid with number cards (``rules/aukcio.md``)."""
 
 from sim.game import game_package
+from sim.games.aukcio.engine import hidden_deals
 
 GAME = game_package(
     __name__,
@@ -13,4 +14,5 @@ GAME = game_package(
                 "and jokers paid, calls, whether it completed or blocked a set, money held",
     },
     summary_metrics=("score", "win", "money_spent", "face_cards"),
+    hidden_deals=hidden_deals,
 )

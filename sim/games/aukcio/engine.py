@@ -5,10 +5,55 @@ from __future__ import annotations
 import numpy as np
 
 from sim import harness as H
+from sim.errors import BidlabError
 from sim.game import Columns, Policies, Tables
 from sim.games.aukcio import kernel as K
-from sim.games.aukcio.rules import FACE_PER_DECK, pack
+from sim.games.aukcio.rules import FACE_PER_DECK, MONEY_PER_DECK, pack
 from sim.rules import Rules
+
+
+def dealt(rules: Rules, seed: int, start: int, count: int) -> np.ndarray:
+    """The decks of matches ``start ..`` as dealt: one row per match, the auction deck
+    then the money deck, top first (card codes; the layout ``deals=`` takes)."""
+    out = np.zeros((count, (FACE_PER_DECK + MONEY_PER_DECK) * rules.decks), np.int64)
+    K.deal_orders(pack(rules), np.uint64(seed), start, count, out)
+    return out
+
+
+def hidden_deals(rules: Rules, seed: int, index: int, seat: int) -> tuple[np.ndarray, np.ndarray]:
+    """Match ``index`` as dealt, and the same deal with the money cards dealt to the
+    other seats moved round among them (each gets the next one's hand): what ``seat``
+    sees is the same in both, its own cards included (``deals=`` rows)."""
+    same = dealt(rules, seed, index, 1)
+    n, faces = rules.players, FACE_PER_DECK * rules.decks
+    k = np.arange(n * rules.hand_size)
+    owner = (rules.first_dealer + 1 + k) % n        # the deal: one card at a time (K4)
+    others = [s for s in range(n) if s != seat]
+    other = same.copy()
+    for a, b in zip(others, others[1:] + others[:1]):
+        other[0, faces + k[owner == a]] = same[0, faces + k[owner == b]]
+    return same, other
+
+
+def _checked_deals(rules: Rules, deals: np.ndarray | None, count: int) -> np.ndarray:
+    """``deals`` as the kernel takes it (``dealt``'s layout), every row checked: each
+    deck complete, every card once (two decks: twice)."""
+    width = (FACE_PER_DECK + MONEY_PER_DECK) * rules.decks
+    if deals is None:
+        return np.zeros((0, width), np.int64)
+    deals = np.ascontiguousarray(deals, dtype=np.int64)
+    if deals.shape != (count, width):
+        raise BidlabError(f"aukcio deals: expected {count} rows (one per match) of {width} "
+                          f"cards (the auction deck, then the money deck), got {deals.shape}")
+    faces = FACE_PER_DECK * rules.decks
+    want = np.sort(dealt(rules, 0, 0, 1)[0])
+    for m, row in enumerate(deals):
+        if not (np.array_equal(np.sort(row), want) and (row[:faces] % 13 >= 9).all()
+                and (row[:faces] < 52).all()):
+            raise BidlabError(f"aukcio deals, row {m}: not the {rules.decks}-deck auction "
+                              f"deck ({faces} face cards) followed by the money deck (every "
+                              f"number card and joker once per deck)")
+    return deals
 
 
 def explain(e: H.KernelError, label: str) -> str:
@@ -19,7 +64,7 @@ def explain(e: H.KernelError, label: str) -> str:
 
 
 def _play(rules: Rules, policies: Policies, seed: int, start: int, count: int,
-          offsets: np.ndarray, rows: int) -> dict[str, np.ndarray]:
+          offsets: np.ndarray, rows: int, deals: np.ndarray) -> dict[str, np.ndarray]:
     n = rules.players
     pids, params = policies["bid"]
     a = dict(score=np.zeros((count, n)), win=np.zeros((count, n)),
@@ -29,7 +74,7 @@ def _play(rules: Rules, policies: Policies, seed: int, start: int, count: int,
     K.play_chunk(pack(rules), np.ascontiguousarray(pids, np.int64),
                  np.ascontiguousarray(params, np.float64), np.uint64(seed), start, count,
                  H.blocks(count), a["score"], a["win"], a["seat_out"], a["match_out"],
-                 a["lot_out"], offsets, a["err"])
+                 a["lot_out"], offsets, a["err"], deals)
     return a
 
 
@@ -37,19 +82,20 @@ def run_chunk(rules: Rules, policies: Policies, labels: tuple[str, ...], seed: i
               start: int, count: int, detail: bool = False,
               deals: np.ndarray | None = None) -> Tables:
     """Play matches ``start .. start + count - 1``; tables ``seats`` (+ ``matches``,
-    ``lots``)."""
-    H.no_deals("aukcio", deals)
+    ``lots``). ``deals``: the decks to play instead of dealing them, one row per match
+    (``dealt``'s layout)."""
+    deals = _checked_deals(rules, deals, count)
     n = rules.players
     # Without bottom a match has at most one lot per face card; with it, a match that
     # plays more is played again with exact room (matches do not change on replay).
     cap = FACE_PER_DECK * rules.decks if detail else 0
     offsets = np.arange(count + 1, dtype=np.int64) * cap
-    a = _play(rules, policies, seed, start, count, offsets, cap * count)
+    a = _play(rules, policies, seed, start, count, offsets, cap * count, deals)
     H.check(a["err"], start, explain, labels)
     lots = a["match_out"][:, K.M_LOTS]
     if detail and lots.max(initial=0) > cap:
         offsets = np.concatenate([[0], np.cumsum(lots)]).astype(np.int64)
-        a = _play(rules, policies, seed, start, count, offsets, int(lots.sum()))
+        a = _play(rules, policies, seed, start, count, offsets, int(lots.sum()), deals)
     so = a["seat_out"]
 
     def seat_col(col, dtype=np.int16):
@@ -119,8 +165,10 @@ def _lot_table(lo: np.ndarray, offsets: np.ndarray, lots: np.ndarray, start: int
 
 
 def play_one(rules: Rules, policies: Policies, labels: tuple[str, ...], seed: int,
-             index: int) -> tuple[dict[str, np.ndarray], np.ndarray]:
+             index: int, deals: np.ndarray | None = None
+             ) -> tuple[dict[str, np.ndarray], np.ndarray]:
     """Match ``index`` with every event logged (``kernel.EV_*``): (arrays, log)."""
+    deals = _checked_deals(rules, deals, 1)
     n = rules.players
     pids, params = policies["bid"]
     scratch = K.new_scratch()
@@ -136,7 +184,7 @@ def play_one(rules: Rules, policies: Policies, labels: tuple[str, ...], seed: in
         g[K.G_LOGGING] = 1
         K.play_match(pack(rules), np.asarray(pids, np.int64), np.asarray(params, np.float64),
                      np.uint64(seed), index, 0, *scratch, a["score"], a["win"], a["seat_out"],
-                     a["match_out"], a["lot_out"], np.zeros(2, np.int64), a["err"], log)
+                     a["match_out"], a["lot_out"], np.zeros(2, np.int64), a["err"], log, deals)
         H.check(a["err"], index, explain, labels)
         return a, log, int(g[K.G_CURSOR])
 

@@ -243,19 +243,16 @@ RULES_SHOWN = np.array([(O.PLAYERS, R_PLAYERS), (O.DECKS, R_DECKS), (O.HAND_SIZE
 
 
 @jit
-def _deal(R, rngs, g, piles, hands, counts, owned, h, o, log):
-    """K1, K2, K4: shuffle both decks, deal the money cards, set up the observation."""
-    n, decks = R[R_PLAYERS], R[R_DECKS]
-    rng = rngs[DEAL_STREAM]
+def _shuffle_decks(R, rng, piles):
+    """K1, K2: the auction deck and the money deck, shuffled into ``piles``. Returns
+    their sizes."""
+    decks = R[R_DECKS]
     auction = piles[P_AUCTION]
     size = FACE_PER_DECK * decks
     for k in range(size):
         kind = k % O.KINDS
         auction[k] = (kind // 4) * 13 + 9 + kind % 4
     shuffle(rng, auction[:size])
-    for k in range(RING):
-        piles[P_MARK, k] = 0
-    g[G_AHEAD], g[G_ASIZE] = 0, size
     draw = piles[P_DRAW]
     money = 0
     for _ in range(decks):
@@ -267,6 +264,26 @@ def _deal(R, rngs, g, piles, hands, counts, owned, h, o, log):
             draw[money] = JOKER_CARD
             money += 1
     shuffle(rng, draw[:money])
+    return size, money
+
+
+@jit
+def _deal(R, rngs, g, piles, hands, counts, owned, h, o, log, deals, m):
+    """K1, K2, K4: shuffle both decks (or take row ``m`` of ``deals``: the auction deck,
+    then the money deck, top first), deal the money cards, set up the observation. The
+    decks are shuffled either way, so a given deal leaves the stream where a dealt one
+    does: the reshuffles of the match are the same."""
+    n = R[R_PLAYERS]
+    size, money = _shuffle_decks(R, rngs[DEAL_STREAM], piles)
+    auction, draw = piles[P_AUCTION], piles[P_DRAW]
+    if deals.shape[0] > 0:
+        for k in range(size):
+            auction[k] = deals[m, k]
+        for k in range(money):
+            draw[k] = deals[m, size + k]
+    for k in range(RING):
+        piles[P_MARK, k] = 0
+    g[G_AHEAD], g[G_ASIZE] = 0, size
     if g[G_LOGGING]:
         for k in range(size):
             _log(log, g, EV_DECK, auction[k], 0)
@@ -287,7 +304,7 @@ def _deal(R, rngs, g, piles, hands, counts, owned, h, o, log):
     for s in range(n):
         _refresh_hand(counts, h, o, s, R[R_JOKERS])
     for kind in range(O.KINDS):
-        o[O.IN_DECK + kind] = decks
+        o[O.IN_DECK + kind] = R[R_DECKS]
     o[O.DRAW_PILE] = g[G_DEND] - g[G_DTOP]
     o[O.SITTING_OUT] = -1
 
@@ -442,13 +459,14 @@ def _finish(R, g, counts, h, winner, won_set, lots, sales, m, score, win, seat_o
 @jit
 def play_match(R, pids, params, seed, index, m, rngs, g, piles, hands, counts, owned, h, o,
                caps, pay, room, levels, best, score, win, seat_out, match_out, lot_out,
-               offsets, err, log):
-    """Play match ``index`` into row ``m`` of the outputs (K1-K14)."""
+               offsets, err, log, deals):
+    """Play match ``index`` into row ``m`` of the outputs (K1-K14); with ``deals`` (rows
+    per match of the chunk, ``_deal``), its row ``m`` instead of a fresh deal."""
     n = R[R_PLAYERS]
     for k in range(n + 1):
         seed_stream(rngs[k], seed, index, DEAL_STREAM + k)
     seat_out[m, :n, :] = 0
-    _deal(R, rngs, g, piles, hands, counts, owned, h, o, log)
+    _deal(R, rngs, g, piles, hands, counts, owned, h, o, log, deals, m)
     winner, won_set, lots, sales = _play_lots(
         R, pids, params, rngs, g, piles, hands, counts, owned, h, o, caps, pay, room, levels,
         best, (R[R_FIRST_DEALER] + 1) % n, -1, 0, 0, m, seat_out, lot_out, offsets, err, log)
@@ -471,7 +489,7 @@ def new_scratch():
 
 @jit(parallel=True)
 def play_chunk(R, pids, params, seed, start, count, n_blocks, score, win, seat_out,
-               match_out, lot_out, offsets, err):
+               match_out, lot_out, offsets, err, deals):
     log = np.zeros((0, 3), np.int64)
     for b in prange(n_blocks):
         rngs = np.empty((MAX_PLAYERS + 1, 4), np.uint64)
@@ -490,4 +508,19 @@ def play_chunk(R, pids, params, seed, start, count, n_blocks, score, win, seat_o
         for m in range(b * count // n_blocks, (b + 1) * count // n_blocks):
             play_match(R, pids, params, seed, start + m, m, rngs, g, piles, hands, counts,
                        owned, h, o, caps, pay, room, levels, best, score, win, seat_out,
-                       match_out, lot_out, offsets, err, log)
+                       match_out, lot_out, offsets, err, log, deals)
+
+
+@jit(parallel=True)
+def deal_orders(R, seed, start, count, out):
+    """Row m of ``out``: the auction deck then the money deck of match ``start + m`` as
+    dealt, top first (the layout of ``deals``)."""
+    for m in prange(count):
+        rngs = np.empty((1, 4), np.uint64)
+        piles = np.zeros((4, PILE), np.int64)
+        seed_stream(rngs[0], seed, start + m, DEAL_STREAM)
+        size, money = _shuffle_decks(R, rngs[DEAL_STREAM], piles)
+        for k in range(size):
+            out[m, k] = piles[P_AUCTION, k]
+        for k in range(money):
+            out[m, size + k] = piles[P_DRAW, k]

@@ -61,8 +61,7 @@ def _lots(events: np.ndarray, hands: list[Counter], owned: list[list[str]]) -> t
 
 def trace(rules: Rules, policies: Policies, labels: tuple[str, ...], seed: int,
           index: int, deals: np.ndarray | None = None) -> dict:
-    H.no_deals("aukcio", deals)
-    a, log = play_one(rules, policies, labels, seed, index)
+    a, log = play_one(rules, policies, labels, seed, index, deals)
     n, dealer = rules.players, rules.first_dealer
     faces, money = FACE_PER_DECK * rules.decks, MONEY_PER_DECK * rules.decks
     auction = [format_card(c) for c in log[:faces, 1]]
