@@ -118,10 +118,10 @@ def money_section(ctx) -> Section:
     from reports.document import Section, Table
 
     lots, matches = ctx.table("lots"), ctx.table("matches")
-    seats = ctx.run("table").seats
+    run = ctx.run("table")
+    seats = run.seats
     n = ctx.n_seats
     s = Section("money", "Money flow")
-    run = ctx.run("table")
     s.text(f"{run.completed:,} matches with {ctx.default_label} in every seat. Money is the "
            f"face value of the number cards a player holds (thousands; jokers count 0 until "
            f"they double a card in a payment).")

@@ -31,6 +31,8 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
+
 from sim.cards import JOKER, format_card, parse_cards
 from sim.errors import BidlabError
 from sim.games.aukcio.core import completing_set
@@ -65,12 +67,12 @@ class Situation:
     bidder: int
     in_lot: list[bool]
     """who may still call in this lot"""
+    jokers_per_payment: int = 1
 
     @property
     def most(self) -> int:
+        """The most your money cards can pay (K6)."""
         return most_payable(money_counts(self.hand), self.jokers_per_payment)
-
-    jokers_per_payment: int = 1
 
     def to_json(self) -> dict[str, Any]:
         def cards(cs):
@@ -84,9 +86,8 @@ class Situation:
                 "high_bid": self.high, "most_you_can_pay": self.most}
 
 
-def money_counts(cards: list[int]):
+def money_counts(cards: list[int]) -> np.ndarray:
     """Cards per value (``payment.py``'s layout) of a list of money-card codes."""
-    import numpy as np
     counts = np.zeros(JOKERS + 1, np.int64)
     for c in cards:
         counts[JOKERS if c == JOKER else c % 13] += 1
