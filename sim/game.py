@@ -36,8 +36,8 @@ class RunChunk(Protocol):
         play instead of dealing them from ``(seed, i)``, in the game's own layout, or
         None (every game): bridge takes the chunk's rows of imported boards
         (``BoardFiles.read``); pitch chosen hands per deal number (one card mask or -1
-        per seat), the same in every match of the chunk; aukcio one row of deck orders
-        per match (``engine.dealt``); auktsion and fpsb take none.
+        per seat), the same in every match of the chunk; auktsion and aukcio one row of
+        deck orders per match (their ``engine.dealt``); fpsb takes none.
         """
 
 

@@ -184,3 +184,33 @@ def test_kernel_asks_each_seat_with_the_public_vector_and_its_own_hand(compiled)
         junk = np.random.default_rng(seat).integers(1, 10**6, hands.shape).astype(float)
         junk[seat] = hands[seat]
         assert answers(junk)[seat] == truth[seat]
+
+
+def test_given_decks_play_the_dealt_match_and_bad_decks_are_refused():
+    """``deals=`` (the decks behind the conformance suite's hidden-card check): the decks
+    as dealt play the very match dealt from (seed, i); a deck with a card twice is
+    refused with the row and deal."""
+    from sim.errors import BidlabError
+    from sim.games.auktsion.engine import dealt, hidden_deals
+
+    rules = GAME.make_rules({"players": 3, "deals_per_match": 2})
+    sa = strategies.assign_seats(strategies.for_game("auktsion"), 3, ["0=random", "1=value"])
+    pol = {"bid": (sa.ids("bid"), sa.params("bid"))}
+    decks = dealt(rules, 4, 20, 25)
+    a = GAME.run_chunk(rules, pol, sa.labels, 4, 20, 25, detail=True)
+    b = GAME.run_chunk(rules, pol, sa.labels, 4, 20, 25, detail=True, deals=decks)
+    for name in a:
+        for col in a[name]:
+            assert np.array_equal(np.ma.getdata(a[name][col]), np.ma.getdata(b[name][col]))
+    assert GAME.trace(rules, pol, sa.labels, 4, 21) == GAME.trace(rules, pol, sa.labels, 4, 21,
+                                                                 deals=decks[1:2])
+    same, other = hidden_deals(rules, 4, 21, seat=0)
+    t1 = GAME.trace(rules, pol, sa.labels, 4, 21, deals=same)
+    t2 = GAME.trace(rules, pol, sa.labels, 4, 21, deals=other)
+    for d1, d2 in zip(t1["deals"], t2["deals"]):
+        assert d1["hands"][0] == d2["hands"][0] and d1["hand_points"] == d2["hand_points"]
+        assert d1["hands"][1] != d2["hands"][1]        # hidden cards did change
+    bad = decks.copy()
+    bad[2, 50] = bad[2, 51]
+    with pytest.raises(BidlabError, match="row 2, deal 1"):
+        GAME.run_chunk(rules, pol, sa.labels, 4, 20, 25, deals=bad)

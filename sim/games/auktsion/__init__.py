@@ -1,6 +1,7 @@
 """auktsion -- the Russian rank auction (``rules/auktsion.md``)."""
 
 from sim.game import game_package
+from sim.games.auktsion.engine import hidden_deals
 
 GAME = game_package(
     __name__,
@@ -11,4 +12,5 @@ GAME = game_package(
         "lots": "one row per match, deal and lot: rank, starter, buyer, price, buyer's value, calls",
     },
     summary_metrics=("score", "win", "money_spent"),
+    hidden_deals=hidden_deals,
 )

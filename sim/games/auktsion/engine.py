@@ -6,10 +6,64 @@ import numpy as np
 
 from sim import harness as H
 from sim.cards import RANKS
+from sim.errors import BidlabError
 from sim.game import Policies, Tables
 from sim.games.auktsion import kernel as K
-from sim.games.auktsion.rules import pack
+from sim.games.auktsion.rules import R_FIRST_RANK, pack
 from sim.rules import Rules
+
+
+def _deck_size(rules: Rules) -> int:
+    return 48 if rules.players == 3 else 52   # A1: no twos with 3 players
+
+
+def dealt(rules: Rules, seed: int, start: int, count: int) -> np.ndarray:
+    """The decks of matches ``start ..`` as dealt: one row per match, every deal's
+    shuffled deck in turn (card codes; the layout ``deals=`` takes)."""
+    R, _ = pack(rules)
+    out = np.zeros((count, rules.deals_per_match * _deck_size(rules)), np.int64)
+    K.deal_orders(R, np.uint64(seed), start, count, out)
+    return out
+
+
+def hidden_deals(rules: Rules, seed: int, index: int, seat: int) -> tuple[np.ndarray, np.ndarray]:
+    """Match ``index`` as dealt, and the same match with cards hidden from ``seat``
+    changed: in every deal, two other seats exchange cards of the same suit (as many
+    pairs as they can), so every hand keeps its points and every seat its coins (A3):
+    what ``seat`` sees is the same in both (``deals=`` rows)."""
+    same = dealt(rules, seed, index, 1)
+    other = same.copy()
+    n, size = rules.players, _deck_size(rules)
+    per = size // n
+    a, b = [s for s in range(n) if s != seat][:2]
+    for d in range(rules.deals_per_match):
+        deck = other[0, d * size:(d + 1) * size]
+        for suit in range(4):
+            mine = [k for k in range(a * per, (a + 1) * per) if deck[k] // 13 == suit]
+            theirs = [k for k in range(b * per, (b + 1) * per) if deck[k] // 13 == suit]
+            for i, j in zip(mine, theirs):
+                deck[i], deck[j] = deck[j], deck[i]
+    return same, other
+
+
+def _checked_deals(rules: Rules, deals: np.ndarray | None, count: int) -> np.ndarray:
+    """``deals`` as the kernel takes it (``dealt``'s layout), every deal's deck checked."""
+    size = _deck_size(rules)
+    width = rules.deals_per_match * size
+    if deals is None:
+        return np.zeros((0, width), np.int64)
+    deals = np.ascontiguousarray(deals, dtype=np.int64)
+    if deals.shape != (count, width):
+        raise BidlabError(f"auktsion deals: expected {count} rows (one per match) of {width} "
+                          f"cards ({rules.deals_per_match} decks of {size}), got {deals.shape}")
+    first = int(pack(rules)[0][R_FIRST_RANK])
+    want = np.array(sorted(c for c in range(52) if c % 13 >= first))
+    for m, row in enumerate(deals):
+        for d in range(rules.deals_per_match):
+            if not np.array_equal(np.sort(row[d * size:(d + 1) * size]), want):
+                raise BidlabError(f"auktsion deals, row {m}, deal {d}: not a deck of {size} "
+                                  f"cards, every card once")
+    return deals
 
 
 def _arrays(count: int, n: int, deals: int, detail: bool) -> dict[str, np.ndarray]:
@@ -39,8 +93,9 @@ def explain(e: H.KernelError, label: str) -> str:
 def run_chunk(rules: Rules, policies: Policies, labels: tuple[str, ...], seed: int,
               start: int, count: int, detail: bool = False,
               deals: np.ndarray | None = None) -> Tables:
-    """Play matches ``start .. start + count - 1``; tables ``seats`` (+ ``deals``, ``lots``)."""
-    H.no_deals("auktsion", deals)
+    """Play matches ``start .. start + count - 1``; tables ``seats`` (+ ``deals``, ``lots``).
+    ``deals``: the decks to play instead of dealing them (``dealt``'s layout)."""
+    given = _checked_deals(rules, deals, count)
     R, leftover = pack(rules)
     n, per_match = rules.players, rules.deals_per_match
     pids, params = policies["bid"]
@@ -49,7 +104,7 @@ def run_chunk(rules: Rules, policies: Policies, labels: tuple[str, ...], seed: i
                  a["score"], a["win"], a["spent"], a["money_end"], a["points"], a["bought"],
                  a["deal_money"], a["deal_hand"], a["deal_score"], a["deal_spent"],
                  a["lot_starter"], a["lot_buyer"], a["lot_price"], a["lot_value"],
-                 a["lot_calls"], a["err"])
+                 a["lot_calls"], a["err"], given)
     H.check(a["err"], start, explain, labels)
     match = np.arange(start, start + count, dtype=np.int64)
     tables = {"seats": {
@@ -83,8 +138,10 @@ def run_chunk(rules: Rules, policies: Policies, labels: tuple[str, ...], seed: i
     return tables
 
 
-def play_one(rules: Rules, policies: Policies, labels: tuple[str, ...], seed: int, index: int):
+def play_one(rules: Rules, policies: Policies, labels: tuple[str, ...], seed: int, index: int,
+             deals: np.ndarray | None = None):
     """Match ``index`` with every call and dealt card recorded: (arrays, calls, decks)."""
+    given = _checked_deals(rules, deals, 1)
     R, leftover = pack(rules)
     n, deals = rules.players, rules.deals_per_match
     pids, params = policies["bid"]
@@ -96,7 +153,7 @@ def play_one(rules: Rules, policies: Policies, labels: tuple[str, ...], seed: in
                             a["score"], a["win"], a["spent"], a["money_end"], a["points"],
                             a["bought"], True, a["deal_money"], a["deal_hand"], a["deal_score"],
                             a["deal_spent"], a["lot_starter"], a["lot_buyer"], a["lot_price"],
-                            a["lot_value"], a["lot_calls"], a["err"], calls, decks)
+                            a["lot_value"], a["lot_calls"], a["err"], calls, decks, given)
         H.check(a["err"], index, explain, labels)
         return a, calls[:used], decks
 

@@ -42,18 +42,31 @@ SCRATCH_ROWS = 7
 # legal bid .. the bidder's money) that is not a pass; step is the lot's rank.
 
 
-@jit
-def _deal(R, rng, deck, hands, points, log_decks, d):
-    """Shuffle, deal and value the hands into ``hands`` (see ``complete_hands``)."""
-    n = R[R_PLAYERS]
+@jit(inline=True)
+def _shuffled(R, rng, deck):
+    """The deck of a deal (A1: 52 cards, 48 without twos), shuffled; returns its size."""
     first_rank = R[R_FIRST_RANK]
     per_suit = 13 - first_rank
     size = 4 * per_suit
     for suit in range(4):
         for i in range(per_suit):
             deck[suit * per_suit + i] = suit * 13 + first_rank + i
+    shuffle(rng, deck[:size])
+    return size
+
+
+@jit
+def _deal(R, rng, deck, hands, points, log_decks, d, given, m):
+    """Shuffle, deal and value the hands into ``hands`` (see ``complete_hands``). With
+    ``given`` (rows per match of the chunk: every deal's deck in turn), match ``m``'s
+    deck of deal ``d`` instead; the deck is shuffled either way, so the stream stays
+    where a dealt match leaves it."""
+    n = R[R_PLAYERS]
+    size = _shuffled(R, rng, deck)
     cards = deck[:size]
-    shuffle(rng, cards)
+    if given.shape[0] > 0:
+        for k in range(size):
+            cards[k] = given[m, d * size + k]
     if log_decks.shape[0] > 0:
         for k in range(size):
             log_decks[d, k] = cards[k]
@@ -318,7 +331,7 @@ def _start_match(R, leftover, o):
 
 @jit(inline=True)
 def _new_deal(R, rngs, o, hands, d, scratch_i, m, detail, deal_money, deal_hand, deal_spent,
-              log_decks):
+              log_decks, given):
     """Deal ``d`` (A1-A4): cards, coins, an observation with every lot to come.
     Returns the dealer."""
     deck, hand_points = scratch_i[ROW_DECK], scratch_i[ROW_HAND_POINTS]
@@ -326,7 +339,7 @@ def _new_deal(R, rngs, o, hands, d, scratch_i, m, detail, deal_money, deal_hand,
     match_points, deal_points = scratch_i[ROW_MATCH_POINTS], scratch_i[ROW_DEAL_POINTS]
     n = R[R_PLAYERS]
     dealer = (R[R_FIRST_DEALER] + d) % n                      # A4
-    _deal(R, rngs[DEAL_STREAM], deck, hands, hand_points, log_decks, d)  # A1, A2
+    _deal(R, rngs[DEAL_STREAM], deck, hands, hand_points, log_decks, d, given, m)  # A1, A2
     for s in range(n):
         if R[R_CARRY] == 0:                                   # A14
             money[s] = 0
@@ -442,9 +455,10 @@ def play_matches(seed, index0, lo, hi, R, leftover, pids, params, scratch_i, han
                  score, win, spent, money_end, points, bought,
                  detail, deal_money, deal_hand, deal_score, deal_spent,
                  lot_starter, lot_buyer, lot_price, lot_value, lot_calls,
-                 err, log_calls, log_decks):
+                 err, log_calls, log_decks, given):
     """Play matches ``index0 + lo .. index0 + hi - 1`` into rows ``lo .. hi - 1`` of the
-    output arrays. Returns the trace cursor of the last (see ``play_match``).
+    output arrays. Returns the trace cursor of the last (see ``play_match``). Non-empty
+    ``given`` holds the decks to play, one row per output row (``_deal``).
 
     ``scratch_i`` is int64[SCRATCH_ROWS, 52] (rows ``ROW_DECK`` .. ``ROW_DEAL_POINTS``);
     ``hands`` float64[MAX_PLAYERS, HAND_SIZE] (see ``complete_hands``); ``o``
@@ -461,21 +475,23 @@ def play_matches(seed, index0, lo, hi, R, leftover, pids, params, scratch_i, han
     # start of each deal or lot (_new_deal, _play_lots) before a policy reads it.
     _start_match(R, leftover, o)
     for m in range(lo, hi):
-        cursor = play_match(seed, index0 + m, R, leftover, pids, params, m, scratch_i, hands,
+        cursor = play_match(seed, index0 + m, R, pids, params, m, scratch_i, hands,
                             o, rngs, score, win, spent, money_end, points, bought, detail,
                             deal_money, deal_hand, deal_score, deal_spent, lot_starter,
                             lot_buyer, lot_price, lot_value, lot_calls, err, log_calls,
-                            log_decks)
+                            log_decks, given)
     return cursor
 
 
 @jit(inline=True)
-def play_match(seed, index, R, leftover, pids, params, m, scratch_i, hands, o, rngs,
+def play_match(seed, index, R, pids, params, m, scratch_i, hands, o, rngs,
                score, win, spent, money_end, points, bought,
                detail, deal_money, deal_hand, deal_score, deal_spent,
                lot_starter, lot_buyer, lot_price, lot_value, lot_calls,
-               err, log_calls, log_decks):
-    """Match ``index`` into row ``m`` (see ``play_matches``)."""
+               err, log_calls, log_decks, given):
+    """Match ``index`` into row ``m`` (see ``play_matches``). The leftover value is read
+    from ``o``, where ``_start_match`` put it: a call with more than 30 arguments is
+    one numba cannot inline."""
     n = R[R_PLAYERS]
     seed_stream(rngs[0], seed, index, DEAL_STREAM)
     for s in range(n):
@@ -489,14 +505,14 @@ def play_match(seed, index, R, leftover, pids, params, m, scratch_i, hands, o, r
     cursor = 0
     for d in range(R[R_DEALS]):
         dealer = _new_deal(R, rngs, o, hands, d, scratch_i, m, detail, deal_money, deal_hand,
-                           deal_spent, log_decks)
+                           deal_spent, log_decks, given)
         cursor = _play_lots(R, pids, params, rngs, o, hands, scratch_i, d, R[R_FIRST_RANK],
                             dealer, -1, 0, -1, 0, NO_CALL, m, err, spent, bought, detail,
                             deal_score, deal_spent, lot_starter, lot_buyer, lot_price,
                             lot_value, lot_calls, log_calls, cursor)
         if err[m, ERR_CODE] != OK:
             return cursor
-    _final_scores(R, leftover, scratch_i, m, score, win, money_end, points)
+    _final_scores(R, o[O.LEFTOVER_VALUE], scratch_i, m, score, win, money_end, points)
     return cursor
 
 
@@ -514,8 +530,9 @@ def new_scratch():
 def play_chunk(seed, start, count, n_blocks, R, leftover, pids, params, detail,
                score, win, spent, money_end, points, bought,
                deal_money, deal_hand, deal_score, deal_spent,
-               lot_starter, lot_buyer, lot_price, lot_value, lot_calls, err):
-    """Play matches ``start .. start + count - 1`` into rows ``0 .. count - 1``.
+               lot_starter, lot_buyer, lot_price, lot_value, lot_calls, err, given):
+    """Play matches ``start .. start + count - 1`` into rows ``0 .. count - 1`` (with
+    ``given``, its decks: ``_deal``).
 
     Matches are split into ``n_blocks`` blocks over numba's threads; each block
     allocates its scratch once. A match's result depends only on (seed, index), never
@@ -530,4 +547,18 @@ def play_chunk(seed, start, count, n_blocks, R, leftover, pids, params, detail,
                      leftover, pids, params, scratch_i, hands, o, rngs, score, win, spent,
                      money_end, points, bought, detail, deal_money, deal_hand, deal_score,
                      deal_spent, lot_starter, lot_buyer, lot_price, lot_value, lot_calls, err,
-                     no_calls, no_decks)
+                     no_calls, no_decks, given)
+
+
+@jit(parallel=True)
+def deal_orders(R, seed, start, count, out):
+    """Row m of ``out``: every deal's deck of match ``start + m`` as dealt, deal after
+    deal (the layout of ``given``)."""
+    for m in prange(count):
+        rng = np.empty(4, np.uint64)
+        deck = np.empty(52, np.int64)
+        seed_stream(rng, seed, start + m, DEAL_STREAM)
+        for d in range(R[R_DEALS]):
+            size = _shuffled(R, rng, deck)
+            for k in range(size):
+                out[m, d * size + k] = deck[k]

@@ -150,7 +150,7 @@ def _rollout(R, leftover, pids, params, seat, call, deal, lot, price, high, pass
         if err[0, ERR_CODE] != OK:
             return
         dealer = _new_deal(R, rngs, o, hands, d, scratch_i, 0, False, detail3, detail3,
-                           detail3, no_decks)
+                           detail3, no_decks, no_decks)
         _play_lots(R, pids, params, rngs, o, hands, scratch_i, d, R[R_FIRST_RANK], dealer, -1,
                    0, -1, 0, NO_CALL, 0, err, spent, bought, False, detail3, detail3, detail3,
                    detail3, detail3, detail3, detail3, no_calls, 0)

@@ -14,13 +14,12 @@ from sim.rules import Rules
 
 def trace(rules: Rules, policies: Policies, labels: tuple[str, ...], seed: int,
           index: int, deals: np.ndarray | None = None) -> dict:
-    H.no_deals("auktsion", deals)
-    a, calls, decks = play_one(rules, policies, labels, seed, index)
+    a, calls, decks = play_one(rules, policies, labels, seed, index, deals)
     n = rules.players
     first = 1 if n == 3 else 0
     per = (52 - 4 * first) // n
     cursor = 0
-    deals = []
+    played = []
     for d in range(rules.deals_per_match):
         deck = decks[d][: per * n]
         lots = []
@@ -38,7 +37,7 @@ def trace(rules: Rules, policies: Policies, labels: tuple[str, ...], seed: int,
             cursor += k
         money_start = a["deal_money"][0, d].tolist()
         spent = a["deal_spent"][0, d].tolist()
-        deals.append({
+        played.append({
             "dealer": (rules.first_dealer + d) % n,
             "hands": [format_cards(np.sort(deck[s * per:(s + 1) * per])) for s in range(n)],
             "hand_points": a["deal_hand"][0, d].tolist(),
@@ -52,7 +51,7 @@ def trace(rules: Rules, policies: Policies, labels: tuple[str, ...], seed: int,
     best = max(totals)
     return {
         **H.trace_header("auktsion", rules, seed, index, labels),
-        "deals": deals,
+        "deals": played,
         "totals": totals,
         "winners": [s for s, t in enumerate(totals) if t == best],
     }
