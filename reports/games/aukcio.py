@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from reports.spec import GameSpec, Situation, Variant, insert_sections
+from reports.spec import GameSpec, Situation, Tuning, Variant, insert_sections
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -234,6 +234,9 @@ SPEC = GameSpec(
         Variant({"buyer_draw": 1}, "the buyer draws one card, not two (K9)"),
     ),
     variant_share=0.5,
+    tuning=Tuning("setvalue", "block", (0.0, 0.2, 0.4, 0.6, 0.7, 0.8, 1.0),
+                  question="How much of its money should a setvalue player pay to take a card "
+                           "that would complete a rival's set, when the others play the default?"),
     situations=situations,
     rollout_share=0.05,
     sections=insert_sections("seats", ("money", "prices")),
