@@ -69,7 +69,7 @@ def owned(o, seat, kind):
     return o[O.OWNED + seat * O.KINDS + kind]
 
 
-@jit
+@jit(inline=True)
 def available(o, seat, kind, k):
     """Whether set ``k`` can still be completed by ``seat`` once it owns ``kind``: each
     other card of the set is owned by it or still in the auction deck."""
@@ -80,7 +80,7 @@ def available(o, seat, kind, k):
     return True
 
 
-@jit
+@jit(inline=True)
 def progress(o, seat, kind):
     """(sets ``kind`` completes, sets it makes two of three, sets it starts) for ``seat``,
     among the sets still available to it."""
