@@ -22,7 +22,7 @@ from sim.games.aukcio import core as C
 from sim.games.aukcio import obs as O
 from sim.jit import jit
 from sim.rng import below, uniform
-from strategies.base import ILLEGAL_PID, VIEW_PID, GameStrategies, Param, Policy
+from strategies.base import ILLEGAL_PID, VIEW_PID, GameStrategies, Param, Policy, view_hash
 
 PASS, ASK = O.PASS, O.ASK
 
@@ -159,16 +159,11 @@ def random_call(o, hand, p, rng):
 
 @jit
 def view_call(o, hand):
-    """``VIEW_PID``'s call: a pass or a legal bid picked by a hash (FNV-1a) of the whole
-    view, so that any change in what the seat is shown changes its calls."""
-    acc = np.uint64(14695981039346656037)
-    for x in o:
-        acc = (acc ^ np.uint64(np.int64(x * 4.0) & 0xFFFFFFFF)) * np.uint64(1099511628211)
-    for x in hand:
-        acc = (acc ^ np.uint64(np.int64(x * 4.0) & 0xFFFFFFFF)) * np.uint64(1099511628211)
+    """``VIEW_PID``'s call: a pass or a legal bid picked by the hash of the whole view,
+    so that any change in what the seat is shown changes its calls."""
     lo = smallest_bid(o)
     most = np.int64(hand[O.HAND_MOST])
-    k = np.int64(acc % np.uint64(max(1, most - lo + 2)))
+    k = np.int64(view_hash(o, hand) % np.uint64(max(1, most - lo + 2)))
     return np.int64(PASS) if lo > most or k == 0 else lo + k - 1
 
 

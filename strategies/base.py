@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from sim.errors import StrategyError
+from sim.jit import jit
 
 ILLEGAL_PID = 99
 """A policy id that no policy has: every game's dispatcher answers it with an action no
@@ -23,6 +24,18 @@ VIEW_PID = 98
 dispatcher answers it with a legal action that is a hash of everything the policy is
 shown (its observation and its own cards), so that the conformance suite can tell
 whether a change of the cards hidden from it reaches its view. Never offered to users."""
+
+
+@jit
+def view_hash(o, hand):
+    """``VIEW_PID``'s hash (FNV-1a) of a policy's whole view: its observation and its own
+    cards, each entry taken to a quarter (the views hold whole numbers and halves)."""
+    acc = np.uint64(14695981039346656037)
+    for x in o:
+        acc = (acc ^ np.uint64(np.int64(x * 4.0) & 0xFFFFFFFF)) * np.uint64(1099511628211)
+    for x in hand:
+        acc = (acc ^ np.uint64(np.int64(x * 4.0) & 0xFFFFFFFF)) * np.uint64(1099511628211)
+    return acc
 
 
 @dataclass(frozen=True)
