@@ -38,13 +38,8 @@ def hidden_deals(rules: Rules, seed: int, index: int, seat: int) -> tuple[np.nda
 def _checked_deals(rules: Rules, deals: np.ndarray | None, count: int) -> np.ndarray:
     """``deals`` as the kernel takes it (``dealt``'s layout), every row checked: each
     deck complete, every card once (two decks: twice)."""
-    width = (FACE_PER_DECK + MONEY_PER_DECK) * rules.decks
-    if deals is None:
-        return np.zeros((0, width), np.int64)
-    deals = np.ascontiguousarray(deals, dtype=np.int64)
-    if deals.shape != (count, width):
-        raise BidlabError(f"aukcio deals: expected {count} rows (one per match) of {width} "
-                          f"cards (the auction deck, then the money deck), got {deals.shape}")
+    deals = H.deck_rows("aukcio", deals, count, (FACE_PER_DECK + MONEY_PER_DECK) * rules.decks,
+                        "the auction deck, then the money deck")
     faces = FACE_PER_DECK * rules.decks
     want = np.sort(dealt(rules, 0, 0, 1)[0])
     for m, row in enumerate(deals):

@@ -49,13 +49,8 @@ def hidden_deals(rules: Rules, seed: int, index: int, seat: int) -> tuple[np.nda
 def _checked_deals(rules: Rules, deals: np.ndarray | None, count: int) -> np.ndarray:
     """``deals`` as the kernel takes it (``dealt``'s layout), every deal's deck checked."""
     size = _deck_size(rules)
-    width = rules.deals_per_match * size
-    if deals is None:
-        return np.zeros((0, width), np.int64)
-    deals = np.ascontiguousarray(deals, dtype=np.int64)
-    if deals.shape != (count, width):
-        raise BidlabError(f"auktsion deals: expected {count} rows (one per match) of {width} "
-                          f"cards ({rules.deals_per_match} decks of {size}), got {deals.shape}")
+    deals = H.deck_rows("auktsion", deals, count, rules.deals_per_match * size,
+                        f"{rules.deals_per_match} decks of {size}")
     first = int(pack(rules)[0][R_FIRST_RANK])
     want = np.array(sorted(c for c in range(52) if c % 13 >= first))
     for m, row in enumerate(deals):
