@@ -37,7 +37,7 @@ class RunChunk(Protocol):
         None (every game): bridge takes the chunk's rows of imported boards
         (``BoardFiles.read``); pitch chosen hands per deal number (one card mask or -1
         per seat), the same in every match of the chunk; auktsion and aukcio one row of
-        deck orders per match (their ``engine.dealt``); fpsb takes none.
+        deck orders per match, fpsb one row of values (each game's ``engine.dealt``).
         """
 
 
@@ -127,9 +127,11 @@ class Game:
     """Boards in files, for a game whose boards people exchange (bridge only: PBN)."""
     hidden_deals: Callable[[Rules, int, int, int], tuple[np.ndarray, np.ndarray]] | None = None
     """``(rules, seed, index, seat)`` -> two ``deals=`` for match ``index``: as dealt,
-    and with every card hidden from ``seat`` changed, what it sees kept (the
-    conformance suite checks that a policy's calls are the same in both); None where
-    the game has no such pair yet."""
+    and with every card hidden from ``seat`` changed, what it sees kept, while the other
+    seats play ``blind`` (the conformance suite checks that a policy's calls are the
+    same in both); None where the game has no such pair yet."""
+    blind: str = "passive"
+    """A strategy whose actions tell nothing of its cards (fpsb: ``linear:a=0``)."""
 
 
 @dataclass(frozen=True)

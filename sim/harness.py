@@ -127,13 +127,6 @@ def deck_rows(game: str, deals, count: int, width: int, layout: str) -> np.ndarr
     return deals
 
 
-def no_deals(game: str, deals) -> None:
-    """Refuse ``deals`` in a game that deals every card itself (``Game.run_chunk``)."""
-    if deals is not None:
-        raise BidlabError(f"{game} deals its own cards from (seed, match index): it cannot "
-                          f"play given deals")
-
-
 def trace_header(game: str, rules: Rules, seed: int, index: int,
                  labels: tuple[str, ...]) -> dict:
     """The fields every trace starts with: ``game, rules, seed, index, strategies``."""

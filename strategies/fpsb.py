@@ -5,7 +5,7 @@ from __future__ import annotations
 from sim.games.fpsb import obs as O
 from sim.jit import jit
 from sim.rng import uniform
-from strategies.base import ILLEGAL_PID, GameStrategies, Param, Policy
+from strategies.base import ILLEGAL_PID, VIEW_PID, GameStrategies, Param, Policy, view_hash
 
 LINEAR, RANDOM = range(2)
 
@@ -26,4 +26,6 @@ def decide(pid, o, p, rng):
         return p[0] * o[O.VALUE]
     if pid == ILLEGAL_PID:
         return -1.0
+    if pid == VIEW_PID:  # a bid hashed from the whole view (the value is all it has)
+        return (view_hash(o, o[:0]) % 1000) / 1000.0 * o[O.VALUE]
     return uniform(rng) * o[O.VALUE]

@@ -11,7 +11,8 @@ to ``sim/games/`` is covered here without a test file of its own.
 - unknown rule keys and out-of-range values are errors naming them;
 - the compiled kernel equals the plain-Python reference engine where a game has one;
 - a policy's calls do not change when the cards hidden from it change, where a game
-  offers such a pair of deals (``Game.hidden_deals``).
+  offers such a pair of deals (``Game.hidden_deals``), and the deals as dealt, given
+  back, play the same matches.
 
 Bridge plays the 48 boards of ``tests/data/bridge_dd.json`` (seed 1) from a temporary
 double-dummy cache and never solves a board.
@@ -161,10 +162,10 @@ def test_entry_points_have_the_signatures_of_the_game_interface(game):
     assert _parameters(g.run_chunk) == _parameters(RunChunk.__call__)
     assert _parameters(g.trace) == _parameters(TraceFn.__call__)
     assert _parameters(g.replay) == _parameters(ReplayFn.__call__)
-    if g.boards is None and g.hidden_deals is None and game != "pitch":  # pitch: chosen hands
+    if g.hidden_deals is not None:  # given deals of the wrong shape are refused, named
         _, r, seats, pol = _setup(game)
-        with pytest.raises(BidlabError, match="cannot play given deals"):
-            g.run_chunk(r, pol, seats.labels, SEED, 0, 1, deals=np.zeros((1, 4), np.int64))
+        with pytest.raises(BidlabError, match=f"{game} deals: expected 2 rows"):
+            g.run_chunk(r, pol, seats.labels, SEED, 0, 2, deals=np.zeros((1, 4), np.int64))
 
 
 # -- traces and the referee -------------------------------------------------------------
@@ -328,14 +329,14 @@ def test_the_kernel_equals_the_reference_engine(game):
 @pytest.mark.parametrize("game", GAMES)
 def test_a_policy_sees_nothing_of_the_cards_hidden_from_it(game):
     """Seat 0 plays the view probe (``VIEW_PID``: its calls hash everything it is shown),
-    the others ``passive`` (so that their calls tell nothing of their cards). Dealt the
+    the others ``Game.blind`` (so that their calls tell nothing of their cards). Dealt the
     same match twice, with the cards hidden from seat 0 changed, it plays the same:
     every figure of its row is equal. Dealt one in which its own cards change, it does
     not: the probe does see its view."""
     g = get_game(game)
     if g.hidden_deals is None:
         pytest.skip(f"{game} offers no pair of deals that differ only in hidden cards yet")
-    _, r, seats, pol = _setup(game, specs=["all=passive"])
+    _, r, seats, pol = _setup(game, specs=[f"all={g.blind}"])
     decision = strategies.for_game(game).decisions[0]
     ids, params = pol[decision]
     probe = {**pol, decision: (np.where(np.arange(len(ids)) == 0, VIEW_PID, ids), params)}
@@ -356,3 +357,17 @@ def test_a_policy_sees_nothing_of_the_cards_hidden_from_it(game):
     for col, values in seat0(own_changed).items():
         moved |= values != base[col]
     assert moved.mean() > 0.5, "the probe's calls do not follow its own cards"
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_deals_as_dealt_play_the_matches_dealt_from_the_seed(game):
+    """``hidden_deals``'s first deal is the match as dealt: given back as ``deals=``, it
+    plays the very match that ``(seed, i)`` deals, every table and column equal."""
+    g = get_game(game)
+    if g.hidden_deals is None:
+        pytest.skip(f"{game} offers no pair of deals that differ only in hidden cards yet")
+    _, r, seats, pol = _setup(game)
+    count = 30
+    dealt = np.concatenate([g.hidden_deals(r, SEED, i, 0)[0] for i in range(count)])
+    _same_tables(g.run_chunk(r, pol, seats.labels, SEED, 0, count, True),
+                 g.run_chunk(r, pol, seats.labels, SEED, 0, count, True, deals=dealt))

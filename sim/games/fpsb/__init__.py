@@ -7,10 +7,13 @@ equilibrium bids (n - 1) / n times the value.
 """
 
 from sim.game import game_package
+from sim.games.fpsb.engine import hidden_deals
 
 GAME = game_package(
     __name__,
     title="first-price sealed-bid auction of one lot, uniform values (validation game)",
     tables={"seats": "one row per match and bidder: score (value - price if won), win, value, bid"},
     summary_metrics=("score", "win", "bid"),
+    hidden_deals=hidden_deals,
+    blind="linear:a=0",
 )

@@ -20,11 +20,13 @@ MAX_PLAYERS = 10
 
 
 @jit
-def play_match(seed, index, n, pids, params, m, o, p, rngs, value, bid, score, win, err):
+def play_match(seed, index, n, pids, params, m, o, p, rngs, value, bid, score, win, err, given):
     for k in range(n + 1):
         seed_stream(rngs[k], seed, index, DEAL_STREAM + k)
     for s in range(n):                                   # F1: private values
         value[m, s] = uniform(rngs[DEAL_STREAM])
+        if given.shape[0] > 0:                           # given values (the stream moves on)
+            value[m, s] = given[m, s]
     best = -1.0
     for s in range(n):                                   # F2: one sealed bid each
         o[O.SEAT] = s
@@ -52,11 +54,22 @@ def play_match(seed, index, n, pids, params, m, o, p, rngs, value, bid, score, w
 
 
 @jit(parallel=True)
-def play_chunk(seed, start, count, n_blocks, n, pids, params, value, bid, score, win, err):
+def play_chunk(seed, start, count, n_blocks, n, pids, params, value, bid, score, win, err,
+               given):
     for b in prange(n_blocks):
         o = np.empty(O.SIZE, dtype=np.float64)
         p = np.empty(max(1, params.shape[1]), dtype=np.float64)
         rngs = np.empty((MAX_PLAYERS + 1, 4), dtype=np.uint64)
         for m in range(b * count // n_blocks, (b + 1) * count // n_blocks):
             play_match(seed, start + m, n, pids, params, m, o, p, rngs, value, bid, score,
-                       win, err)
+                       win, err, given)
+
+
+@jit(parallel=True)
+def dealt_values(seed, start, count, n, out):
+    """Row m of ``out``: the values of match ``start + m`` as dealt (F1)."""
+    for m in prange(count):
+        rng = np.empty(4, np.uint64)
+        seed_stream(rng, seed, start + m, DEAL_STREAM)
+        for s in range(n):
+            out[m, s] = uniform(rng)

@@ -12,8 +12,7 @@ from sim.rules import Rules
 
 def trace(rules: Rules, policies: Policies, labels: tuple[str, ...], seed: int,
           index: int, deals: np.ndarray | None = None) -> dict:
-    H.no_deals("fpsb", deals)
-    a = play(rules, policies, labels, seed, index, 1)
+    a = play(rules, policies, labels, seed, index, 1, deals)
     bids = a["bid"][0].tolist()
     best = max(bids)
     return {**H.trace_header("fpsb", rules, seed, index, labels),
