@@ -67,10 +67,14 @@ def situations(ctx) -> list[Situation]:
         runs = any(all(f"{q}{s}" in have for q in run) and r in run for run in ("JQK", "QKA"))
         return same_rank or runs
 
+    def first_speaker(lot: dict) -> int:
+        """K5: the turner, or the seat after him when he sits out."""
+        return lot["turner"] if lot["turner"] != lot["sitting_out"] else (lot["turner"] + 1) % n
+
     picks: list[tuple[int, str]] = [(0, "The first card of the match")]
     for i, lot in enumerate(lots[1:], 1):
         st = _state_at(t, i)
-        first = lot["turner"] if lot["turner"] != lot["sitting_out"] else (lot["turner"] + 1) % n
+        first = first_speaker(lot)
         if any(completes(st["owned"][r], lot["card"]) for r in range(n) if r != first):
             picks.append((i, "A card that would complete a rival's set"))
             break
@@ -81,7 +85,7 @@ def situations(ctx) -> list[Situation]:
         lot, st = lots[i], _state_at(t, i)
         if lot["reshuffles"] and lot["ace_draws"]:
             continue  # the paid pile of that moment is not in the trace's order of events
-        first = lot["turner"] if lot["turner"] != lot["sitting_out"] else (lot["turner"] + 1) % n
+        first = first_speaker(lot)
         state = {"seat": first, "hand": " ".join(st["hands"][first]), "card": lot["card"],
                  "cards": ",".join(str(len(h)) for h in st["hands"]),
                  "owned": ";".join(" ".join(o) for o in st["owned"]), "turner": lot["turner"],

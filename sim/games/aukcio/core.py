@@ -47,6 +47,12 @@ def kind_card(kind: int) -> int:
     return card(9 + kind % 4, kind // 4)
 
 
+@jit(inline=True)
+def card_kind(code):
+    """The kind of a face card's code (``sim.cards``): the inverse of ``kind_card``."""
+    return (code // 13) * 4 + code % 13 - 9
+
+
 @jit
 def completing_set(owned, kind):
     """The first set (index into SETS) that ``kind`` completes for a seat owning

@@ -107,6 +107,15 @@ def _value_index(c):
     return JOKERS if c == JOKER_CARD else c % 13
 
 
+@jit(inline=True)
+def _money(counts, s):
+    """The face value of seat ``s``'s number cards (K3; jokers count nothing alone)."""
+    total = 0
+    for i in range(9):
+        total += counts[s, i] * (i + 2)
+    return total
+
+
 @jit
 def _take(hands, counts, s, c):
     hands[s, c] += 1
@@ -196,14 +205,12 @@ def _bidding(R, pids, params, rngs, o, h, caps, s, high, bidder, calls, forced, 
     n = R[R_PLAYERS]
     single = R[R_SINGLE] == 1
     left = 0                     # seats that may still call
+    o[O.HIGH_BID], o[O.HIGH_BIDDER], o[O.CALLS] = high, bidder, calls
     for t in range(n):
         if o[O.IN_LOT + t] > 0:
             left += 1
             if not single:
                 o[O.SEAT] = t
-                o[O.HIGH_BID] = high
-                o[O.HIGH_BIDDER] = bidder
-                o[O.CALLS] = calls
                 caps[t] = ceiling(pids[t], o, h[t], params[t], rngs[1 + t])
     while True:
         if o[O.IN_LOT + s] > 0:
@@ -318,7 +325,7 @@ def _open_lot(R, rngs, g, piles, hands, counts, h, o, card, turner, sitting_out,
     """Turn ``card`` (K5), set up the public view of the lot, and make the ace draws
     (K10). Returns the first speaker."""
     n = R[R_PLAYERS]
-    kind = (card // 13) * 4 + card % 13 - 9
+    kind = C.card_kind(card)
     first = _first_speaker(turner, sitting_out, n)
     o[O.LOT], o[O.CARD], o[O.TURNER] = lot, kind, turner
     o[O.SITTING_OUT], o[O.FIRST] = sitting_out, first
@@ -347,14 +354,13 @@ def _lot(R, pids, params, rngs, g, piles, hands, counts, owned, h, o, caps, pay,
     resumes as ``_bidding`` says) and settle the lot (K8-K11, K14). Returns (buyer or
     -1, the set the purchase completed or -1)."""
     n = R[R_PLAYERS]
-    kind = (card // 13) * 4 + card % 13 - 9
+    kind = C.card_kind(card)
     row = offsets[m] + lot
     here = lot_out.shape[0] > 0 and row < offsets[m + 1]   # a first pass may lack rows
     if here:
         money_held = 0
         for s in range(n):
-            for i in range(9):
-                money_held += counts[s, i] * (i + 2)
+            money_held += _money(counts, s)
         lot_out[row, L_CARD], lot_out[row, L_TURNER] = card, np.int64(o[O.TURNER])
         lot_out[row, L_SITTING_OUT] = np.int64(o[O.SITTING_OUT])
         lot_out[row, L_MONEY_HELD] = money_held
@@ -448,10 +454,7 @@ def _finish(R, g, counts, h, winner, won_set, lots, sales, m, score, win, seat_o
     for s in range(n):
         score[m, s] = 1.0 if s == winner else 0.0
         win[m, s] = score[m, s]
-        left = 0
-        for i in range(9):
-            left += counts[s, i] * (i + 2)
-        seat_out[m, s, S_MONEY_LEFT] = left
+        seat_out[m, s, S_MONEY_LEFT] = _money(counts, s)
         seat_out[m, s, S_CARDS_LEFT] = np.int64(h[s, O.HAND_HELD])
         seat_out[m, s, S_SET] = C.SET_KIND[won_set] if s == winner else -1
     match_out[m, M_LOTS], match_out[m, M_SALES] = lots, sales
@@ -478,6 +481,7 @@ def play_match(R, pids, params, seed, index, m, rngs, g, piles, hands, counts, o
                 match_out, err, log)
 
 
+@jit(nrt=True)
 def new_scratch():
     """The per-match working arrays (``play_match``'s ``rngs .. best``)."""
     return (np.empty((MAX_PLAYERS + 1, 4), np.uint64), np.zeros(G_SIZE, np.int64),
@@ -495,19 +499,8 @@ def play_chunk(R, pids, params, seed, start, count, n_blocks, score, win, seat_o
                match_out, lot_out, offsets, err, deals):
     log = np.zeros((0, 3), np.int64)
     for b in prange(n_blocks):
-        rngs = np.empty((MAX_PLAYERS + 1, 4), np.uint64)
-        g = np.zeros(G_SIZE, np.int64)
-        piles = np.zeros((4, PILE), np.int64)
-        hands = np.zeros((MAX_PLAYERS, 53), np.int64)
-        counts = np.zeros((MAX_PLAYERS, O.VALUES), np.int64)
-        owned = np.zeros((MAX_PLAYERS, O.KINDS), np.int64)
-        h = np.zeros((MAX_PLAYERS, O.HAND_LEN), np.float64)
-        o = np.zeros(O.SIZE, np.float64)
-        caps = np.zeros(MAX_PLAYERS, np.int64)
-        pay = np.zeros(VALUES + 1, np.int64)
-        room = np.zeros((VALUES + 1, 4, WORDS), np.uint64)
-        levels = np.zeros((VALUES, 6), np.int64)
-        best = np.zeros(3, np.int64)
+        (rngs, g, piles, hands, counts, owned, h, o, caps, pay, room, levels,
+         best) = new_scratch()
         for m in range(b * count // n_blocks, (b + 1) * count // n_blocks):
             play_match(R, pids, params, seed, start + m, m, rngs, g, piles, hands, counts,
                        owned, h, o, caps, pay, room, levels, best, score, win, seat_out,

@@ -21,6 +21,7 @@ from sim.cards import JOKER
 from sim.game import Rollouts
 from sim.games.aukcio import kernel as K
 from sim.games.aukcio import obs as O
+from sim.games.aukcio.core import card_kind
 from sim.games.aukcio.engine import explain
 from sim.games.aukcio.rules import JOKERS_PER_DECK, R_JOKERS, R_PLAYERS, pack
 from sim.games.aukcio.situation import Situation, action_name, candidates, parse
@@ -65,7 +66,7 @@ def _setup(R, rngs, st, own, held, owned0, pool, paid0, faces, g, piles, hands, 
     auction = piles[P_AUCTION]
     for k in range(faces.shape[0]):
         auction[k] = faces[k]
-        o[O.IN_DECK + (faces[k] // 13) * 4 + faces[k] % 13 - 9] += 1
+        o[O.IN_DECK + card_kind(faces[k])] += 1
         piles[P_MARK, k] = 0
     shuffle(rng, auction[:faces.shape[0]])
     g[K.G_AHEAD], g[K.G_ASIZE] = 0, faces.shape[0]
@@ -78,7 +79,7 @@ def _setup(R, rngs, st, own, held, owned0, pool, paid0, faces, g, piles, hands, 
     o[O.PAYMENT_PILE] = g[K.G_NPAID]
     o[O.DRAW_PILE] = g[K.G_DEND] - g[K.G_DTOP]
     o[O.AUCTION_LEFT] = g[K.G_ASIZE]
-    o[O.LOT], o[O.CARD] = st[4], (st[1] // 13) * 4 + st[1] % 13 - 9
+    o[O.LOT], o[O.CARD] = st[4], card_kind(st[1])
     o[O.TURNER], o[O.SITTING_OUT], o[O.FIRST] = st[2], st[3], seat
 
 
@@ -91,7 +92,7 @@ def _rollouts(R, pids, params, seed, n_rollouts, st, high, bidder, calls, cands,
     n_blocks = max(1, min(n_rollouts, 64))
     for b in prange(n_blocks):
         (rngs, g, piles, hands, counts, owned, h, o, caps, pay, room, levels,
-         best) = _scratch()
+         best) = K.new_scratch()
         seat_out = np.zeros((1, n, K.S_COLS), np.int64)
         lot_out = np.zeros((0, K.L_COLS), np.int64)
         offsets = np.zeros(2, np.int64)
@@ -120,18 +121,6 @@ def _rollouts(R, pids, params, seed, n_rollouts, st, high, bidder, calls, cands,
                 win_out[r, c] = 1.0 if winner == seat else 0.0
 
 
-@jit(nrt=True)
-def _scratch():
-    return (np.empty((O.MAX_PLAYERS + 1, 4), np.uint64), np.zeros(K.G_SIZE, np.int64),
-            np.zeros((4, K.PILE), np.int64), np.zeros((O.MAX_PLAYERS, 53), np.int64),
-            np.zeros((O.MAX_PLAYERS, O.VALUES), np.int64),
-            np.zeros((O.MAX_PLAYERS, O.KINDS), np.int64),
-            np.zeros((O.MAX_PLAYERS, O.HAND_LEN), np.float64), np.zeros(O.SIZE, np.float64),
-            np.zeros(O.MAX_PLAYERS, np.int64), np.zeros(K.VALUES + 1, np.int64),
-            np.zeros((K.VALUES + 1, 4, K.WORDS), np.uint64), np.zeros((K.VALUES, 6), np.int64),
-            np.zeros(3, np.int64))
-
-
 def _hidden(rules: Rules, s: Situation) -> tuple[np.ndarray, np.ndarray]:
     """(money cards nobody has seen, face cards still in the auction deck)."""
     decks = rules.decks
@@ -158,7 +147,7 @@ def run_rollouts(rules: Rules, policies, labels: tuple[str, ...], situation: dic
     owned0 = np.zeros((players, O.KINDS), np.int64)
     for t, cards in enumerate(s.owned):
         for c in cards:
-            owned0[t, (c // 13) * 4 + c % 13 - 9] += 1
+            owned0[t, card_kind(c)] += 1
     st = np.array([s.seat, s.card, s.turner, s.sitting_out, s.lot] + [int(x) for x in s.in_lot],
                   np.int64)
     pids, params = policies["bid"]

@@ -35,7 +35,7 @@ import numpy as np
 
 from sim.cards import JOKER, format_card, parse_cards
 from sim.errors import BidlabError
-from sim.games.aukcio.core import completing_set
+from sim.games.aukcio.core import card_kind, completing_set
 from sim.games.aukcio.payment import JOKERS, most_payable
 from sim.games.aukcio.rules import JOKERS_PER_DECK
 from sim.rules import Rules
@@ -149,7 +149,7 @@ def parse(rules: Rules, values: dict[str, Any]) -> Situation:
     for s, mine in enumerate(owned):
         counts = [0] * 16
         for c in mine:
-            counts[(c // 13) * 4 + c % 13 - 9] += 1
+            counts[card_kind(c)] += 1
         if any(completing_set.py_func(counts, k) >= 0 and counts[k] for k in range(16)):
             raise bad("owned", values["owned"], f"seat {s} already owns a set: the game is over "
                                                 f"(K14)")
