@@ -49,7 +49,8 @@ class Optimization:
 
 
 class _Objective:
-    """Mean score of a candidate strategy (parameters ``x``) against fixed opponents."""
+    """Mean score (``Game.objective``) of a candidate strategy (parameters ``x``) against
+    fixed opponents."""
 
     def __init__(self, game: str, rules, base: Strategy, policy: Policy, names: list[str],
                  opponents: list[Strategy | None], seats: list[int], seed: int, n: int):
@@ -67,7 +68,7 @@ class _Objective:
             lineup = [profile or o for o in self.opponents]
             lineup[seat] = me
             scores.append(seat_means(self.game, self.rules, SeatAssignment(tuple(lineup)),
-                                     self.seed, self.n)[seat])
+                                     self.seed, self.n, get_game(self.game).objective)[seat])
         self.evaluations += 1
         return float(np.mean(scores))
 
@@ -160,7 +161,7 @@ def optimize(game: str, strategy: str, *, n: int = 200_000, seed: int = 0,
     provenance = {"game": game, "rules": r.to_json(), "strategy": strategy,
                   "opponents": (opponents or strategy) if not self_play else "self-play",
                   "seats": seats, "seed": seed, "n": n, "self_play": self_play,
-                  "evaluations": f.evaluations}
+                  "evaluations": f.evaluations, "objective": get_game(game).objective}
     return Optimization(game, strategy, _named(names, final), pd.DataFrame(history), provenance)
 
 

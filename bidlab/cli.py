@@ -403,11 +403,11 @@ def cmd_bid_ev(args) -> None:
         "vs best [95% CI]": [f"{d:+.3g} [{lo:+.3g}, {hi:+.3g}]"
                              for d, lo, hi in zip(f["diff_vs_best"], f["diff_lo"], f["diff_hi"])],
         **extra,
-        **({"final score": [f"{x:.3f}" for x in f["score"]]} if by_win else
+        **({titles["score"]: [f"{x:.3f}" for x in f["score"]]} if by_win else
            {titles["win"]: [f"{w:.3f}" for w in f["win"]]}),
         "P(best)": [f"{p:.2f}" for p in f["p_best"]]})
     print(f"{args.game}: {result.provenance['rollouts']:,} rollouts per candidate, seed {args.seed}"
-          + (", ranked by win share of the game (final score beside it)" if by_win else ""))
+          + (f", ranked by {titles['win']} ({titles['score']} beside it)" if by_win else ""))
     tell = result.situation.get("calls_tell")
     if tell:
         print(f"hidden hands of {', '.join(tell)} dealt to make their calls so far as their "
@@ -471,8 +471,10 @@ def cmd_optimize(args) -> None:
         print(json.dumps(result.to_json(), indent=1))
         return
     h = result.history
+    objective = result.provenance["objective"]
     print(f"{args.game}: tuning {args.strategy!r}, {n:,} matches per evaluation, "
-          f"{result.provenance['evaluations']} evaluations\n")
+          f"{result.provenance['evaluations']} evaluations, maximising the mean "
+          f"{'win share' if objective == 'win' else 'match score'} (score columns)\n")
     print_table(h.assign(params=h["params"].map(str), best_response=h["best_response"].map(str),
                          score=h["score"].map("{:.5g}".format),
                          best_response_score=h["best_response_score"].map("{:.5g}".format),

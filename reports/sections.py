@@ -466,8 +466,8 @@ def bidev_section(ctx: Context) -> Section:
            f"deals the hidden cards at random consistently with what is public, plays the "
            f"candidate now and lets {ctx.default_label} play the rest for everyone; all "
            f"candidates share the same rollouts (common random numbers)."
-           + (" Candidates are ranked by how often they win the game (what it is played "
-              "for); the expected final score is shown beside it."
+           + (f" Candidates are ranked by {dict(ctx.g.bidev_outcomes)['win']} (what the game is "
+              f"played for); the expected {dict(ctx.g.bidev_outcomes)['score']} is shown beside it."
               if by_win else ""))
     ctx.provenance["bidev"] = []
     for k, sit in enumerate(situations):
@@ -489,26 +489,25 @@ def bidev_section(ctx: Context) -> Section:
         by_win = res.metric == "win"
         noun = outcomes["score"]
         s.reading(W.sentence(_bidev_reading(frame, str(res.best), res.p_best,
-                                            ctx.spec.score_unit, by_win, noun)))
+                                            ctx.spec.score_unit, by_win, noun, outcomes)))
         if by_win:
             cols = {"action": frame["action"].astype(str),
-                    "win share, % [95% CI]": [W.interval(r.mean, r.ci_low, r.ci_high, 100)
-                                              for r in frame.itertuples()],
-                    "expected final score [95% CI]": [
+                    f"{outcomes['win']}, % [95% CI]": [
+                        W.interval(r.mean, r.ci_low, r.ci_high, 100) for r in frame.itertuples()],
+                    f"expected {outcomes['score']} [95% CI]": [
                         W.interval(r.score, r.score_lo, r.score_hi) for r in frame.itertuples()],
                     "vs best, % points [95% CI]": [
                         W.interval(r.diff_vs_best, r.diff_lo, r.diff_hi, 100, sign=True)
                         for r in frame.itertuples()],
                     "P(best)": frame["p_best"].map(lambda v: W.share(v, 0))}
             s.add(Table(pd.DataFrame(cols), f"{sit.title}: candidates", stem))
-            s.add(ctx.figure(f"bidev_{k + 1}", lambda ax, f=frame, b=res.best, t=sit.title:
-                             F.bid_ev_curve(f.assign(mean=100 * f["mean"],
-                                                     ci_low=100 * f["ci_low"],
-                                                     ci_high=100 * f["ci_high"]),
+            s.add(ctx.figure(f"bidev_{k + 1}", lambda ax, f=frame, b=res.best, t=sit.title,
+                             y=f"{outcomes['win']}, % (95% band)": F.bid_ev_curve(
+                                 f.assign(mean=100 * f["mean"], ci_low=100 * f["ci_low"],
+                                          ci_high=100 * f["ci_high"]),
                                             ax=ax, best=b, title=t,
-                                            ylabel="win share of the game, % (95% band)",
-                                            xlabel="call"),
-                             f"{sit.title}: how often each candidate call wins the game (95% "
+                                            ylabel=y, xlabel="call"),
+                             f"{sit.title}: {outcomes['win']} of each candidate call (95% "
                              f"band of the mean; the differences between candidates are "
                              f"paired, so much narrower: see the table)", stem))
             continue
@@ -535,14 +534,16 @@ def bidev_section(ctx: Context) -> Section:
 
 
 def _bidev_reading(frame: pd.DataFrame, best: str, p_best: float, unit: str,
-                   by_win: bool = False, noun: str = "match score") -> str:
+                   by_win: bool = False, noun: str = "match score",
+                   outcomes: dict[str, str] | None = None) -> str:
     """The best candidate, its margin over passing, how sure that is; or that the
     candidates tie (identical outcomes in every rollout). ``by_win``: the frame's
     ``mean`` is the win share of the game. ``noun``: what ``mean`` is the mean of."""
     actions = frame["action"].astype(str)
     row = frame[actions == best].iloc[0]
     if by_win:
-        return _bidev_win_reading(frame, actions, row, best, p_best)
+        return _bidev_win_reading(frame, actions, row, best, p_best,
+                                  outcomes or {"win": "win share", "score": "match score"})
     same = frame[(frame["diff_vs_best"] == 0) & (frame["diff_lo"] == 0) & (frame["diff_hi"] == 0)]
     if len(same) == len(frame):
         return (f"every candidate gives exactly the same {noun} in every rollout "
@@ -569,14 +570,14 @@ def _bidev_reading(frame: pd.DataFrame, best: str, p_best: float, unit: str,
 
 
 def _bidev_win_reading(frame: pd.DataFrame, actions: pd.Series, row, best: str,
-                       p_best: float) -> str:
+                       p_best: float, outcomes: dict[str, str]) -> str:
     same = frame[(frame["diff_vs_best"] == 0) & (frame["diff_lo"] == 0) & (frame["diff_hi"] == 0)]
     if len(same) == len(frame):
-        return (f"every candidate wins the game equally often in every rollout "
+        return (f"every candidate gives the same {outcomes['win']} in every rollout "
                 f"({W.share(row['mean'])}): nothing called here changes the outcome")
-    text = (f"{best} wins the game most often, "
+    text = (f"{best} has the highest {outcomes['win']}, "
             f"{W.estimate(row['mean'], row['ci_low'], row['ci_high'], 100, '%')}, "
-            f"with an expected final score of {W.num(row['score'], 2)}")
+            f"with an expected {outcomes['score']} of {W.num(row['score'], 2)}")
     if best != "pass" and "pass" in set(actions):
         p = frame[actions == "pass"].iloc[0]
         text += "; " + W.difference(best, -p["diff_vs_best"], -p["diff_hi"], -p["diff_lo"],

@@ -132,6 +132,15 @@ class Game:
     same in both); None where the game has no such pair yet."""
     blind: str = "passive"
     """A strategy whose actions tell nothing of its cards (fpsb: ``linear:a=0``)."""
+    objective: str = "score"
+    """The ``seats`` column the optimisers maximise (``bidlab optimize``): the match score,
+    or ``win`` where a seat's score can rise without beating anyone (vybory: the pairs'
+    points do not cancel, so naming rich types lifts everyone's score)."""
+    view_columns: tuple[str, ...] = ()
+    """The ``seats`` columns the hidden-card check compares; empty: every column. A trick
+    game, whose play shows every card in the end, changes hidden cards only where the
+    calls of its first decision are made and compares only the columns that count them
+    (vybory: ``named_1..named_8``)."""
 
 
 @dataclass(frozen=True)

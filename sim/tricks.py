@@ -391,3 +391,53 @@ def strongest(mask, led, trump):
         if side != 0:
             return highest(side)
     return highest(mask)
+
+
+# -- comparisons by mask in either order (no joker; what vybory needs, V9) ----------
+
+@jit
+def _better(card, low_wins):
+    """Bits of the cards that rank above ``card`` in its suit's order: higher bits, or
+    lower bits under ``low_wins`` (mask them with the suit)."""
+    if low_wins:
+        return (np.int64(1) << np.int64(card)) - 1
+    return _above(card)
+
+
+@jit
+def weakest_in(mask, low_wins):
+    """The card of a non-empty ``mask`` (cards of one suit) that ranks lowest in the
+    order: the lowest card, or the highest under ``low_wins``."""
+    return highest(mask) if low_wins else lowest(mask)
+
+
+@jit
+def strongest_in(mask, low_wins):
+    """The card of a non-empty ``mask`` (cards of one suit) that ranks highest."""
+    return lowest(mask) if low_wins else highest(mask)
+
+
+@jit
+def beating_order(mask, best, led, trump, low_wins):
+    """The cards of ``mask`` that beat ``best`` (the card winning a trick led in ``led``)
+    in a deck without the joker, in either order: :func:`beating` with ``low_wins``."""
+    if trump >= 0:
+        trumps = mask & suit_cards(trump)
+        if best // 13 == trump:
+            return trumps & _better(best, low_wins)
+    else:
+        trumps = np.int64(0)
+    if best // 13 == led:
+        return trumps | (mask & suit_cards(led) & _better(best, low_wins))
+    return trumps
+
+
+@jit
+def sure_winner(card, unseen, trump, low_wins):
+    """Would ``card``, led, win the trick whatever the ``unseen`` cards (held by the
+    others) are? No unseen card of its suit ranks above it and, unless it is a trump,
+    no trump is unseen (anyone may be void; deck without the joker)."""
+    s = card // 13
+    if unseen & suit_cards(s) & _better(card, low_wins):
+        return False
+    return trump < 0 or s == trump or unseen & suit_cards(trump) == 0

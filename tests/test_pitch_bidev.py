@@ -240,7 +240,7 @@ def test_cli_json_and_table(capsys):
     assert 0 <= data["p_best"] <= 1
     assert main(argv + ["--candidates", "pass,4"]) == 0
     out = capsys.readouterr().out
-    assert "ranked by win share" in out and "best: " in out and "final score" in out
+    assert "ranked by win share" in out and "best: " in out and "match score" in out
     assert main(["bid-ev", "pitch", "--hand", HAND, "--state", "bids=3,2"]) == 2
     assert "must exceed the highest bid so far, 3" in capsys.readouterr().err
 

@@ -36,7 +36,7 @@ def test_report_has_bid_ev_by_win_share_and_the_house_rules(report):
     for sid in ("rules", "strategies", "equity", "contracts", "bidev", "variants", "house"):
         assert f'id="pitch-{sid}"' in text, sid
     bidev = text[text.index('id="pitch-bidev"'):text.index('id="pitch-variants"')]
-    assert bidev.count("<figure") == 3 and "wins the game most often" in bidev
+    assert bidev.count("<figure") == 3 and "has the highest win share" in bidev
     data = report.out / "data"
     frame = pd.read_parquet(data / "pitch_bidev_2.parquet")
     assert "hold" in set(frame["action"]) and (frame["mean"] == frame["win"]).all()

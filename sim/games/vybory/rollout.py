@@ -1,0 +1,155 @@
+"""Bid-EV rollouts for vybory: play a deal on from an election situation.
+
+Rollout ``r`` deals the hidden hands from stream 0 of ``(seed, r)`` (the asking seat's
+hand fixed), again and again while a seat with a deterministic election policy would not
+have made its announcements on them (``infer``), then plays every candidate on the
+accepted deal: the announcements already made are replayed, the candidate is made, the
+policies announce on and play the deal (``kernel.play_tour``, one deal, streams
+``(seed, r, stream)`` for every candidate: common random numbers).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from sim import harness as H
+from sim.game import Rollouts
+from sim.games.vybory import kernel as K
+from sim.games.vybory import obs as O
+from sim.games.vybory.engine import check_policies, explain
+from sim.games.vybory.rules import PLAYERS, pack
+from sim.games.vybory.situation import candidates, parse, type_names
+from sim.jit import jit, prange
+from sim.rng import DEAL_STREAM, seed_stream
+from sim.rules import Rules
+from strategies import vybory as SV
+
+MAX_TRIES = 20_000
+"""Deals tried per rollout before it keeps one that does not reproduce the calls."""
+
+
+@jit
+def _calls_agree(o, p, rng, si, elect_pids, elect_params, rngs, d, dealer, forced, n_before,
+                 infer):
+    """Would the seats of ``infer`` (a bit set) make the announcements ``forced`` on the
+    hands just dealt into ``si``? The others' calls are taken as made."""
+    K._start_deal(o, d, dealer, si)
+    for k in range(n_before):
+        s = (dealer + 1 + k) % PLAYERS
+        t = forced[k]
+        if infer >> s & 1:
+            K._show(o, p, rng, si, elect_params, rngs, s)
+            answer = SV.elect(elect_pids[s], o, p, rng)
+            K._keep_rng(o, rng, rngs, s)
+            if answer != t:
+                return False
+        o[O.CALLS + k] = t
+        o[O.N_CALLS] = k + 1
+        o[O.NAMED + s] |= np.int64(1) << t
+    return True
+
+
+@jit
+def _setup(si, scores0, forced, n_before, call):
+    for s in range(PLAYERS):
+        si[K.I_SCORES + s] = scores0[s]
+    for k in range(n_before):
+        si[K.I_FORCED + k] = forced[k]
+    si[K.I_FORCED + n_before] = call
+
+
+@jit(parallel=True)
+def rollouts(seed, count, n_blocks, R, elect_pids, elect_params, play_pids, play_params, seat,
+             own, first_deal, dealer, scores0, forced, n_before, infer, calls, score, win,
+             margin, agreed, err):
+    """Rollouts ``0 .. count - 1`` of every candidate type in ``calls``: the asking seat's
+    deal score ``score[r, c]``, its pair's win share ``win[r, c]`` and points margin
+    ``margin[r, c]``; ``agreed[r]`` 1 if the deal reproduced the calls (``infer``)."""
+    n_params = max(elect_params.shape[1], play_params.shape[1])
+    for b in prange(n_blocks):
+        o, p, rng, rngs, work, si = K.new_scratch(n_params)
+        fixed = np.full((first_deal + 1, PLAYERS), -1, np.int64)
+        fixed[first_deal, seat] = own
+        hands = np.full((first_deal + 1, PLAYERS), -1, np.int64)
+        seat_out = np.zeros((1, PLAYERS, K.SEAT_COLS), dtype=np.int32)
+        win1 = np.zeros((1, PLAYERS), dtype=np.float64)
+        deal_out = np.zeros((0, K.DEAL_COLS), dtype=np.int32)
+        deal_seat = np.zeros((0, PLAYERS, K.DS_COLS), dtype=np.int32)
+        err1 = np.zeros((1, H.ERR_SIZE), dtype=np.int64)
+        no_log = np.empty((0, 1), dtype=np.int64)
+        deal_rng = np.zeros(4, np.uint64)
+        for r in range(b * count // n_blocks, (b + 1) * count // n_blocks):
+            seed_stream(deal_rng, seed, r, DEAL_STREAM)
+            for k in range(PLAYERS + 1):
+                seed_stream(rngs[k], seed, r, DEAL_STREAM + k)
+            for s in range(PLAYERS):
+                si[K.I_SCORES + s] = scores0[s]
+            agreed[r] = 0
+            for _ in range(MAX_TRIES if infer != 0 else 1):
+                K.deal(deal_rng, si, fixed, first_deal)
+                if infer == 0 or _calls_agree(o, p, rng, si, elect_pids, elect_params, rngs,
+                                              first_deal, dealer, forced, n_before, infer):
+                    agreed[r] = 1
+                    break
+            for s in range(PLAYERS):
+                hands[first_deal, s] = si[K.I_DEALT + s]
+            for c in range(calls.shape[0]):
+                _setup(si, scores0, forced, n_before, calls[c])
+                K.play_tour(seed, r, R, elect_pids, elect_params, play_pids, play_params, 0,
+                            hands, first_deal, 1, dealer, n_before + 1, o, p, rng, rngs, work,
+                            si, seat_out, win1, False, deal_out, deal_seat, err1, no_log,
+                            no_log, no_log, no_log)
+                if err1[0, H.ERR_CODE] != H.OK:
+                    for j in range(H.ERR_SIZE):
+                        err[r, j] = err1[0, j]
+                    break
+                score[r, c] = seat_out[0, seat, K.S_SCORE] - scores0[seat]
+                win[r, c] = seat_out[0, seat, K.S_DEAL_WINS] + 0.5 * seat_out[0, seat,
+                                                                              K.S_DEAL_DRAWS]
+                attacker = seat_out[0, seat, K.S_ATTACKS]
+                for s in range(PLAYERS):
+                    if seat_out[0, s, K.S_ATTACKS] != attacker:
+                        margin[r, c] = seat_out[0, seat, K.S_POINTS] - seat_out[0, s, K.S_POINTS]
+                        break
+
+
+def _infer_seats(policies, s) -> int:
+    """The seats before the asking one whose election policy is deterministic given its
+    hand (expected, matcher): their announcements condition the hidden hands."""
+    ids = policies["elect"][0]
+    callers = {s.caller(k) for k in range(len(s.calls))} - {s.seat}
+    return sum(1 << q for q in callers if int(ids[q]) in (SV.EXPECTED, SV.MATCHER))
+
+
+def run_rollouts(rules: Rules, policies, labels: tuple[str, ...], values: dict[str, Any],
+                 given: list[str] | None, seed: int, n: int) -> Rollouts:
+    """``Game.rollouts`` for vybory: every candidate type in the situation ``values``,
+    played out ``n`` times."""
+    check_policies(policies)
+    s = parse(rules, values)
+    calls = np.array(candidates(rules, s, given), np.int64)
+    forced = np.zeros(max(1, len(s.calls)), np.int64)
+    forced[:len(s.calls)] = s.calls
+    infer = _infer_seats(policies, s) if s.infer and s.calls else 0
+    shape = (n, len(calls))
+    score, win, margin = np.zeros(shape), np.zeros(shape), np.zeros(shape)
+    agreed = np.zeros(n, np.int64)
+    err = H.new_errors(n)
+    elect_ids, elect_params = policies["elect"]
+    play_ids, play_params = policies["play"]
+    rollouts(np.uint64(seed), n, H.blocks(n), pack(rules),
+             np.ascontiguousarray(elect_ids, np.int64),
+             np.ascontiguousarray(elect_params, np.float64),
+             np.ascontiguousarray(play_ids, np.int64),
+             np.ascontiguousarray(play_params, np.float64), s.seat,
+             sum(1 << c for c in s.hand), s.deal, s.dealer, np.array(s.scores, np.int64),
+             forced, len(s.calls), infer, calls, score, win, margin, agreed, err)
+    H.check(err, 0, explain, labels)
+    names = type_names(rules)
+    situation = s.to_json(names)
+    situation["conditioned"] = float(agreed.mean()) if infer else None
+    situation["conditioned_seats"] = [q for q in range(PLAYERS) if infer >> q & 1]
+    return Rollouts([names[int(t) - 1] for t in calls], score, win, situation,
+                    {"margin": margin})

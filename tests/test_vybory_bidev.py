@@ -1,0 +1,73 @@
+"""vybory bid-EV (``sim/games/vybory/situation.py``, ``rollout.py``): the situation's
+keys and their errors, the candidate types (V2), common random numbers, and the hidden
+hands conditioned on the announcements so far."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from analysis.bidev import bid_ev
+from analysis.runs import make_rules
+from sim.errors import BidlabError
+from sim.games.vybory.situation import candidates, parse
+
+HAND = "AS KS QS 7S 2S AH 9H 4H KD 8D 3D 6C 2C"
+RULES = make_rules("vybory")
+
+
+def test_the_seat_after_the_calls_speaks():
+    s = parse(RULES, {"hand": HAND, "seat": 2, "calls": "no_tricks,club_tricks"})
+    assert s.dealer == 3 and s.calls == [2, 3]
+    with pytest.raises(BidlabError, match="not seat 2's turn"):
+        parse(RULES, {"hand": HAND, "seat": 2, "dealer": 1, "calls": "no_tricks"})
+
+
+@pytest.mark.parametrize("calls, why", [
+    ("no_tricks,most_tricks,club_tricks,lowest_wins,no_tricks", "second time"),   # V2
+    ("no_tricks,no_tricks", "election ended there"),                             # V3
+    ("no_trick", "not a type"),
+    ("1,2,3,4,5,6,7,8,1", "at most 8"),                                          # V4
+])
+def test_impossible_elections_are_refused(calls, why):
+    with pytest.raises(BidlabError, match=why):
+        parse(RULES, {"hand": HAND, "calls": calls})
+
+
+def test_bad_keys_and_hands_are_named():
+    with pytest.raises(BidlabError, match="'cals' \\(did you mean calls"):
+        parse(RULES, {"hand": HAND, "cals": "1"})
+    with pytest.raises(BidlabError, match="13 different cards"):
+        parse(RULES, {"hand": "AS KS"})
+
+
+def test_candidates_are_the_types_not_named_yet():
+    """V2: a seat never names a type twice; names, codes and ranges read alike."""
+    s = parse(RULES, {"hand": HAND, "seat": 0, "dealer": 3,
+                      "calls": "no_tricks,club_tricks,lowest_wins,red_black"})
+    assert candidates(RULES, s, None) == [1, 3, 4, 5, 6, 7, 8]
+    assert candidates(RULES, s, ["club_tricks,1..1"]) == [3, 1]
+    with pytest.raises(BidlabError, match="named no_tricks already"):
+        candidates(RULES, s, ["no_tricks"])
+
+
+def test_rollouts_share_their_deals_and_repeat():
+    """Common random numbers: the same seed gives the same outcomes; two candidates that
+    end the election the same way (none here) differ only by the call."""
+    a = bid_ev("vybory", {"hand": HAND, "calls": "club_tricks"}, rollouts=300, seed=4)
+    b = bid_ev("vybory", {"hand": HAND, "calls": "club_tricks"}, rollouts=300, seed=4)
+    assert a.frame.equals(b.frame)
+    best = a.frame.sort_values("mean").iloc[-1]["action"]
+    assert best == "club_tricks"        # matching with a club-trick hand: attack at once
+
+
+def test_the_calls_so_far_condition_the_hidden_hands():
+    """infer=yes: an ``expected`` seat that named most_tricks first holds a hand on which
+    expected names it; infer=no deals the same seat any hand, so the rollouts differ."""
+    state = {"hand": HAND, "seat": 1, "calls": "most_tricks"}
+    told = bid_ev("vybory", state, rollouts=400, seed=2)
+    blind = bid_ev("vybory", {**state, "infer": "no"}, rollouts=400, seed=2)
+    assert told.situation["conditioned"] > 0.99
+    assert told.situation["conditioned_seats"] == [0]
+    assert blind.situation["conditioned"] is None
+    assert not np.allclose(told.frame["mean"], blind.frame["mean"])
