@@ -48,6 +48,9 @@ RUNS = [
      ["0=random:p_bid=0.5", "1=passive", "3=setvalue:block=0"], 2000),
     ("aukcio", {"players": 6, "decks": 1, "hand_size": 6, "jokers_per_payment": 3, "ace_draw": 3},
      ["0=random"], 1000),
+    ("vybory", {}, ["all=expected+greedy"], 1000),
+    ("vybory", {"type_set": "alt", "scoring": "result", "first_dealer": 2, "deals_per_match": 3},
+     ["0=matcher+greedy", "1=random+random", "2=expected+pimc:samples=4,belief=0.7"], 100),
     ("fpsb", {}, [], 3000),
     ("fpsb", {"players": 5}, ["0=linear:a=0.8", "1=random"], 3000),
 ]
