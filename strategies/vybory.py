@@ -661,4 +661,7 @@ def play(pid, o, p, rng, work):
         return pimc_card(o, p, rng, work)
     if pid == ILLEGAL_PID:
         return T.lowest(np.int64(T.DECK52) & ~o[O.LEGAL])
+    if pid == VIEW_PID:                              # its own hand is o[HAND]
+        legal = o[O.LEGAL]
+        return T.nth_card(legal, np.int64(view_hash(o, o[:0]) % np.uint64(T.count(legal))))
     return T.random_card(rng, o[O.LEGAL])

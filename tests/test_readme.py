@@ -1,6 +1,6 @@
 """The README's commands are the ones users paste: each one parses, and each auktsion
 bid-EV situation in them is one the rules allow (A3: coins that a deal explains), and so
-is each aukcio one."""
+is each aukcio and vybory one."""
 
 from __future__ import annotations
 
@@ -44,3 +44,9 @@ def test_readme_command_parses(command):
         from sim.games.aukcio.rules import make as aukcio_rules
         state = parse_assignments(args.state, what="--state")
         aukcio_situation.parse(aukcio_rules({}), {**state, "hand": args.hand})
+    if args.command == "bid-ev" and args.game == "vybory":
+        from sim.games.vybory import situation as vybory_situation
+        from sim.games.vybory.rules import make as vybory_rules
+        state = parse_assignments(args.state, what="--state")
+        vybory_situation.parse(vybory_rules({}), {**state, "hand": args.hand,
+                                                  "seat": args.seat or 0})

@@ -13,7 +13,8 @@ from sim.cards import parse_cards
 from sim.errors import BidlabError
 from sim.games import get_game
 from sim.games.vybory import core as C
-from sim.games.vybory.engine import dealt
+from sim.games.vybory.engine import dealt, hidden_deals
+from strategies.base import VIEW_PID
 
 GAME = get_game("vybory")
 STANDARD, ALT = 0, 1
@@ -200,6 +201,38 @@ def test_a_suit_each_plays_itself_out_without_trumps():
             continue
         leader = (deal["first_announcer"] + 1) % 4
         assert {t["winner"] for t in deal["tricks"]} == {leader}
+
+
+# -- information -----------------------------------------------------------------------
+
+def test_a_card_player_sees_nothing_of_the_hands_hidden_from_it():
+    """The play probe (``VIEW_PID``: its card is a hash of everything it is shown) plays
+    its first card of a deal the same when the other seats' hands are moved round among
+    them, wherever the cards played before it are the same (the elections are random,
+    so the contract is too); moving its own hand moves its card."""
+    r = make_rules("vybory", {"deals_per_match": 1})
+    seats = seat_strategies("vybory", r, ["all=random+random"])
+    pol = policy_arrays("vybory", seats)
+    ids, params = pol["play"]
+    probe = {**pol, "play": (np.where(np.arange(4) == 0, VIEW_PID, ids), params)}
+
+    def first_card(deals, index):
+        deal = GAME.trace(r, probe, seats.labels, 5, index, deals=deals)["deals"][0]
+        cards = [c for t in deal["tricks"] for c in t["cards"]]
+        k = next(i for i, (s, _) in enumerate(cards) if s == 0)
+        return cards[:k], cards[k][1]
+
+    compared = moved = 0
+    for index in range(120):
+        same, hidden = hidden_deals(r, 5, index, 0)
+        _, own = hidden_deals(r, 5, index, 1)
+        before, card = first_card(same, index)
+        before_h, card_h = first_card(hidden, index)
+        if before == before_h:
+            compared += 1
+            assert card == card_h, index
+        moved += first_card(own, index)[1] != card
+    assert compared >= 15 and moved > 60
 
 
 # -- policies ------------------------------------------------------------------------
