@@ -631,7 +631,7 @@ def variants_section(ctx: Context) -> Section:
     ctx.provenance["variants"] = res.provenance
     frame = res.frame
     stem = ctx.keep("variants", frame)
-    s.text(f"The same {n:,} deals (same seed) under each rule set, with "
+    s.text(f"The same {n:,} matches (same seed, so the same deals) under each rule set, with "
            + ("the strategy field above" if multi else f"{ctx.default_label} in every seat")
            + "; every change is paired by match against the rules of this report (\"default\").")
     rows = []
