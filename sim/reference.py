@@ -276,10 +276,15 @@ class ReferenceMatch:
     PORTS: ClassVar[Ports]
     FIGURES: ClassVar[tuple[str, ...]]
 
+    @staticmethod
+    def n_seats(rules: Rules) -> int:
+        """The match's number of seats (a game with a fixed count overrides it)."""
+        return rules.players
+
     def __init__(self, rules: Rules | Mapping[str, Any] | None, strategies: Any, seed: int,
                  index: int, record: bool = True):
         self.rules = rules = self.PORTS.rules(rules)
-        self.n = n = rules.players
+        self.n = n = self.n_seats(rules)
         self.seats = seats_from(self.PORTS, strategies, n)
         self.seed, self.index, self.record = seed, index, record
         self.deal_rng = Stream(seed, index, DEAL_STREAM)
@@ -324,7 +329,7 @@ def play_many(match: type[ReferenceMatch], rules: Rules | Mapping[str, Any] | No
     baseline of the benchmark): per column of ``match.FIGURES``, one entry per match."""
     ports = match.PORTS
     rules = ports.rules(rules)
-    seats = seats_from(ports, strategies, rules.players)
+    seats = seats_from(ports, strategies, match.n_seats(rules))
     out: dict[str, list] = {k: [] for k in match.FIGURES}
     for index in range(start, start + count):
         figures = match(rules, seats, seed, index, record=False).play().figures()
