@@ -123,6 +123,10 @@ class Game:
     that are equal on every seat of a match (a fact of the table, not of a seat), so
     each match counts once, for the table as a whole (bridge: the contract mix over
     boards)."""
+    trace_text: Callable[[dict], str] | None = None
+    """A trace (as ``trace`` returns it, or loaded back from JSON) as a hand history for
+    people (``bidlab trace --text``): pure formatting, no play; ``trace.text`` of the
+    game's package, picked up by :func:`game_package`; None where the game has none."""
     boards: BoardFiles | None = None
     """Boards in files, for a game whose boards people exchange (bridge only: PBN)."""
     hidden_deals: Callable[[Rules, int, int, int], tuple[np.ndarray, np.ndarray]] | None = None
@@ -168,14 +172,18 @@ def game_package(package: str, *, title: str, tables: Mapping[str, str],
                  n_seats: Callable[[Rules], int] = players, **fields: Any) -> Game:
     """The :class:`Game` of package ``package``, laid out as every game is (README,
     "Adding a game"): ``rules.py`` (``KEYS``, ``make``), ``engine.py`` (``run_chunk``),
-    ``trace.py`` (``trace``), ``referee.py`` (``replay``) and, where the game has bid-EV,
-    ``rollout.py`` (``run_rollouts``) with ``situation.py`` (``HELP``, and where they
-    differ from the defaults ``METRIC``, ``OUTCOMES``, ``ROLLOUTS``). ``fields``: the
-    other :class:`Game` fields."""
+    ``trace.py`` (``trace``, and where it has one ``text``: the hand history for people),
+    ``referee.py`` (``replay``) and, where the game has bid-EV, ``rollout.py``
+    (``run_rollouts``) with ``situation.py`` (``HELP``, and where they differ from the
+    defaults ``METRIC``, ``OUTCOMES``, ``ROLLOUTS``). ``fields``: the other :class:`Game`
+    fields."""
     def part(name: str):
         return importlib.import_module(f"{package}.{name}")
 
     rules = part("rules")
+    trace = part("trace")
+    if hasattr(trace, "text"):
+        fields.setdefault("trace_text", trace.text)
     if importlib.util.find_spec(f"{package}.rollout") is not None:
         situation = part("situation")
         fields["rollouts"] = part("rollout").run_rollouts
@@ -186,5 +194,5 @@ def game_package(package: str, *, title: str, tables: Mapping[str, str],
                 fields[key] = getattr(situation, attr)
     return Game(name=package.rsplit(".", 1)[-1], title=title, rule_keys=rules.KEYS,
                 make_rules=rules.make, n_seats=n_seats, run_chunk=part("engine").run_chunk,
-                trace=part("trace").trace, replay=part("referee").replay, tables=tables,
+                trace=trace.trace, replay=part("referee").replay, tables=tables,
                 **fields)

@@ -7,6 +7,7 @@ from collections import Counter
 
 import numpy as np
 
+from sim import handtext as HT
 from sim import harness as H
 from sim.cards import format_card
 from sim.game import Policies
@@ -14,7 +15,7 @@ from sim.games.aukcio import kernel as K
 from sim.games.aukcio.core import SETS, kind_card
 from sim.games.aukcio.engine import play_one
 from sim.games.aukcio.obs import PASS
-from sim.games.aukcio.rules import FACE_PER_DECK, MONEY_PER_DECK
+from sim.games.aukcio.rules import FACE_PER_DECK, KEYS, MONEY_PER_DECK
 from sim.rules import Rules
 
 
@@ -86,3 +87,50 @@ def trace(rules: Rules, policies: Policies, labels: tuple[str, ...], seed: int,
         **end,
         "scores": a["score"][0].tolist(),
     }
+
+
+def _money(cards: list[str]) -> str:
+    """Money cards high to low and what they are worth (K3: numbers in thousands, a
+    joker doubling one card)."""
+    worth = sum(10 if c[0] == "T" else int(c[0]) for c in cards if c != "JK")
+    jokers = cards.count("JK")
+    extra = f" + {jokers} joker{'s' * (jokers > 1)}" if jokers else ""
+    return f"{' '.join(HT.by_rank(cards)) or '-'}  ({worth}{extra})"
+
+
+def text(t: dict) -> str:
+    """The trace as a hand history for people (``bidlab trace aukcio --text``)."""
+    lines = HT.header(t, KEYS)
+    lines += ["", f"dealer {HT.seat(t['dealer'])}"]
+    lines += HT.wrap("auction deck (top first): " + " ".join(t["auction_deck"]), "")
+    lines.append("money dealt (worth in thousands):")
+    lines += [f"  {HT.seat(s):<4}{_money(h)}" for s, h in enumerate(t["hands"])]
+    lines += HT.wrap("draw pile (top first): " + " ".join(t["money_deck"]), "")
+    for number, lot in enumerate(t["lots"], 1):
+        out = f", {HT.seat(lot['sitting_out'])} sits out" if lot["sitting_out"] is not None else ""
+        lines += ["", f"Lot {number}: {lot['card']}, turned by {HT.seat(lot['turner'])}{out}"]
+        if lot["ace_draws"]:
+            lines += HT.wrap("an ace: " + HT.calls((s, f"draws {c}") for s, c in lot["ace_draws"]))
+        lines += HT.wrap("calls: " + (HT.calls((c["seat"], HT.bid(c["bid"])) for c in lot["calls"])
+                                      or "none"))
+        if lot["buyer"] is not None:
+            draws = " ".join(lot["buyer_draws"]) or "nothing"
+            lines += HT.wrap(f"{HT.seat(lot['buyer'])} buys {lot['card']} for {lot['price']}, "
+                             f"pays {' '.join(lot['payment'])}, draws {draws}")
+        else:
+            lines.append("  unsold: " + {"bottom": "put under the auction deck",
+                                         "discard": "set aside"}.get(lot["unsold"], "set aside"))
+        for pile in lot["reshuffles"]:
+            lines += HT.wrap("payments reshuffled into a new draw pile (top first): "
+                             + (" ".join(pile) or "none"))
+    lines += ["", "at the end:"]
+    for s, (owned, money) in enumerate(zip(t["owned"], t["money_end"])):
+        lines += HT.wrap(f"{HT.seat(s):<4}owns {' '.join(owned) or 'nothing'}; money "
+                         + _money(money), more="      ")
+    if t["winner"] is not None:
+        lines += ["", f"{HT.seat(t['winner'])} completes the set {' '.join(t['set'])}"]
+    else:
+        lines += ["", "the auction deck ran out with no set: a draw"]
+    lines += HT.final(t["scores"], [] if t["winner"] is None else [t["winner"]], "scores",
+                      draw="no winner: a draw")
+    return "\n".join(lines) + "\n"

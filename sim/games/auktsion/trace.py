@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import numpy as np
 
+from sim import handtext as HT
 from sim import harness as H
 from sim.cards import RANKS, format_cards
 from sim.game import Policies
 from sim.games.auktsion.engine import play_one
 from sim.games.auktsion.obs import PASS
+from sim.games.auktsion.rules import KEYS
 from sim.rules import Rules
 
 
@@ -55,3 +57,29 @@ def trace(rules: Rules, policies: Policies, labels: tuple[str, ...], seed: int,
         "totals": totals,
         "winners": [s for s, t in enumerate(totals) if t == best],
     }
+
+
+def text(t: dict) -> str:
+    """The trace as a hand history for people (``bidlab trace auktsion --text``)."""
+    sealed = t["rules"].get("auction_form") == "sealed"
+    lines = HT.header(t, KEYS)
+    for number, d in enumerate(t["deals"], 1):
+        lines += ["", f"Deal {number}: dealer {HT.seat(d['dealer'])}"]
+        lines += HT.hand_lines(d["hands"], notes=[
+            f"{p} points, {m} coins" for p, m in zip(d["hand_points"], d["money_start"])])
+        for lot in d["lots"]:
+            rank = lot["rank"]
+            calls = HT.calls((c["seat"], HT.bid(c["bid"], "no bid" if sealed else "pass"))
+                             for c in lot["calls"])
+            if lot["buyer"] is None:
+                sold = "unsold"
+            else:
+                held = [c for c in d["hands"][lot["buyer"]] if c[0] == rank]
+                sold = (f"{HT.seat(lot['buyer'])} buys for {HT.num(lot['price'])}, laying "
+                        + (" ".join(HT.by_rank(held)) if held else "no card"))
+            lines += HT.wrap(f"lot {rank} (starter {HT.seat(lot['starter'])}): {calls} "
+                             + HT.keep("-> " + sold), more="      ")
+        lines += HT.seat_table({"deal score": d["scores"], "spent": d["spent"],
+                                "coins left": d["money_end"]})
+    lines += HT.final(t["totals"], t["winners"], "match scores")
+    return "\n".join(lines) + "\n"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from sim import handtext as HT
 from sim import harness as H
 from sim.cards import SUITS, format_card
 from sim.game import Policies
@@ -11,6 +12,7 @@ from sim.games.pitch import kernel as K
 from sim.games.pitch.core import POINT_NAMES
 from sim.games.pitch.engine import play_one
 from sim.games.pitch.obs import HOLD, PASS
+from sim.games.pitch.rules import KEYS
 from sim.rules import Rules
 
 
@@ -71,3 +73,36 @@ def trace(rules: Rules, policies: Policies, labels: tuple[str, ...], seed: int,
         "deals_played": int(a["game_out"][0, K.G_DEALS]),
         "scores": a["seat_out"][0, :, K.S_SCORE].tolist(),
     }
+
+
+def text(t: dict) -> str:
+    """The trace as a hand history for people (``bidlab trace pitch --text``)."""
+    joker = t["rules"].get("joker", False)
+    lines = HT.header(t, KEYS, "game")
+    for number, d in enumerate(t["deals"], 1):
+        lines += ["", f"Deal {number}: dealer {HT.seat(d['dealer'])}"]
+        lines += HT.hand_lines(d["hands"])
+        lines += HT.wrap("bids: " + HT.calls(
+            (b["seat"], f"holds {b['bid']}" if b.get("hold") else HT.bid(b["bid"]))
+            for b in d["bids"]))
+        pitcher = d["pitcher"]
+        if pitcher is None:
+            lines.append("  everyone passed: thrown in, the next dealer deals")
+        else:
+            stuck = " (stuck: everyone passed)" if d.get("stuck") else ""
+            lines.append(f"  {HT.seat(pitcher)} pitches {d['contract']}{stuck}; "
+                         f"trump {HT.SUIT_NAMES[d['trump']]}")
+            lines += HT.trick_lines(d["tricks"])
+            names = [n for n in d["points"] if n != "joker" or joker]
+            lines.append("  points: " + ", ".join(
+                f"{n} {'nobody' if d['points'][n] is None else HT.seat(d['points'][n])}"
+                for n in names))
+            lines.append(f"  {HT.seat(pitcher)} " + (f"makes {d['contract']}" if d["made"]
+                                                     else f"is set back {d['contract']}"))
+        lines += HT.seat_table({"deal": [HT.signed(x) for x in d["deal_scores"]],
+                                "score": d["scores_after"]})
+    played = t.get("deals_played", len(t["deals"]))
+    lines += HT.final(t["scores"], [] if t["winner"] is None else [t["winner"]],
+                      f"final scores after {played} deals",
+                      draw=f"no winner: a draw after max_deals={t['rules'].get('max_deals')}")
+    return "\n".join(lines) + "\n"

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import numpy as np
 
+from sim import handtext as HT
 from sim import harness as H
 from sim.cards import format_card
 from sim.game import Policies
 from sim.games.vybory import core as C
 from sim.games.vybory import kernel as K
 from sim.games.vybory.engine import play_one
-from sim.games.vybory.rules import PLAYERS, TRICKS
+from sim.games.vybory.rules import KEYS, PLAYERS, TRICKS
 from sim.rules import Rules
 
 RESULTS = {1: "win", -1: "loss", 0: "draw"}
@@ -57,3 +58,36 @@ def trace(rules: Rules, policies: Policies, labels: tuple[str, ...], seed: int,
     return {**H.trace_header("vybory", rules, seed, index, labels),
             "deals": out, "totals": totals,
             "winners": [s for s in range(PLAYERS) if totals[s] == max(totals)]}
+
+
+def text(t: dict) -> str:
+    """The trace as a hand history for people (``bidlab trace vybory --text``)."""
+    type_set = t["rules"].get("type_set", "standard")
+    alt = C.TYPE_SETS.index(type_set)
+    lines = HT.header(t, KEYS, "tour")
+    for number, d in enumerate(t["deals"], 1):
+        lines += ["", f"Deal {number}: dealer {HT.seat(d['dealer'])}"]
+        lines += HT.hand_lines(d["hands"])
+        lines += HT.wrap("election: " + HT.calls(d["announcements"]))
+        code = C.type_code(d["contract"], type_set)
+        trump = int(C.TRUMP[alt, code])
+        play = "no trump" if trump == C.NO_TRUMP else f"{HT.SUIT_NAMES['CDHS'[trump]]} trump"
+        if C.LOW_WINS[alt, code]:
+            play += ", the lowest card wins"
+        first, second = d["attackers"]
+        defenders = [s for s in range(PLAYERS) if s not in d["attackers"]]
+        lines += HT.wrap(f"contract {d['contract']} ({play}): attackers {HT.seat(first)} "
+                         f"(first announcer) and {HT.seat(second)}, defenders "
+                         + " and ".join(map(HT.seat, defenders)))
+        lines += HT.trick_lines(d["tricks"])
+        taken = sum(tr["winner"] in d["attackers"] for tr in d["tricks"])
+        p = d["pair_points"]
+        verdict = {"win": "the attackers win", "loss": "the attackers lose",
+                   "draw": "a draw"}[d["result"]]
+        lines.append(f"  tricks: attackers {taken}, defenders {len(d['tricks']) - taken}; "
+                     f"points: attackers {HT.num(p['attackers'])}, defenders "
+                     f"{HT.num(p['defenders'])}: {verdict}")
+        lines += HT.seat_table({"deal": [HT.signed(x) for x in d["deal_scores"]],
+                                "score": d["scores_after"]})
+    lines += HT.final(t["totals"], t["winners"], "tour scores")
+    return "\n".join(lines) + "\n"
