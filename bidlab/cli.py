@@ -419,6 +419,11 @@ def cmd_bid_ev(args) -> None:
     if tell:
         print(f"hidden hands of {', '.join(tell)} dealt to make their calls so far as their "
               f"strategy bids them (--state infer=no: from hcp/shape alone)")
+    share = result.situation.get("conditioned")
+    if share is not None:
+        seats = ", ".join(str(q) for q in result.situation["conditioned_seats"])
+        print(f"hidden hands of seat(s) {seats} dealt so that their election policies make "
+              f"the calls they made ({share:.1%} of rollouts; --state infer=no: at random)")
     told = result.points_told()
     if told:
         print(f"hidden hands dealt with the points their coins tell (A3): "

@@ -62,12 +62,15 @@ def test_rollouts_share_their_deals_and_repeat():
 
 
 def test_the_calls_so_far_condition_the_hidden_hands():
-    """infer=yes: an ``expected`` seat that named most_tricks first holds a hand on which
-    expected names it; infer=no deals the same seat any hand, so the rollouts differ."""
-    state = {"hand": HAND, "seat": 1, "calls": "most_tricks"}
+    """infer=yes: an ``expected`` seat that named spades_in_hearts first holds a hand on
+    which expected names it; infer=no deals the same seat any hand, so the rollouts
+    differ. Calls its policy never makes are an error that says what to do."""
+    state = {"hand": HAND, "seat": 1, "calls": "spades_in_hearts"}
     told = bid_ev("vybory", state, rollouts=400, seed=2)
     blind = bid_ev("vybory", {**state, "infer": "no"}, rollouts=400, seed=2)
     assert told.situation["conditioned"] > 0.99
     assert told.situation["conditioned_seats"] == [0]
     assert blind.situation["conditioned"] is None
     assert not np.allclose(told.frame["mean"], blind.frame["mean"])
+    with pytest.raises(BidlabError, match="infer=no"):
+        bid_ev("vybory", {**state, "calls": "most_tricks"}, rollouts=50, seed=2)

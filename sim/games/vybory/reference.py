@@ -47,6 +47,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
+from functools import cache
 from numbers import Integral
 from typing import Any
 
@@ -255,9 +256,13 @@ def result(attack_points: int, defend_points: int) -> int:
 
 # -- the election policies (port of strategies/vybory.py) ------------------------------
 
-EXPECTED_DEFAULTS = (1.0, 1.0, 0.5, 3.25, 0.3)
-"""expected's parameters at their defaults (honour, length, ruff, partner, counters),
-as ``strategies/vybory.py`` declares them: pimc's belief weights read them."""
+@cache
+def expected_defaults() -> tuple[float, ...]:
+    """expected's parameters at their defaults (honour, length, ruff, partner, counters),
+    read from where ``strategies/vybory.py`` declares them: pimc's belief weights use
+    them (a lazy import, as ``sim.reference`` reads strategy texts)."""
+    from strategies import for_game
+    return for_game("vybory").by_name("expected").defaults()
 
 _REVERSE13 = tuple(sum(1 << (12 - r) for r in range(13) if b >> r & 1)
                    for b in range(1 << 13))
@@ -549,8 +554,8 @@ def _weight(o: list[int], hands: list[int], belief: float) -> int:
         if s == o[O.SEAT]:
             continue
         dealt = hands[s] | o[O.PLAYED_BY + s]
-        _, top = best_type(dealt, alt, ALL_TYPES, EXPECTED_DEFAULTS)
-        named = type_value(dealt, alt, o[O.CALLS + k], EXPECTED_DEFAULTS, 0.0)
+        _, top = best_type(dealt, alt, ALL_TYPES, expected_defaults())
+        named = type_value(dealt, alt, o[O.CALLS + k], expected_defaults(), 0.0)
         regret += top - named
     return int(WEIGHT_SCALE * math.exp(-belief * regret) + 0.5)
 

@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from sim import harness as H
+from sim.errors import BidlabError
 from sim.game import Rollouts
 from sim.games.vybory import kernel as K
 from sim.games.vybory import obs as O
@@ -148,6 +149,14 @@ def run_rollouts(rules: Rules, policies, labels: tuple[str, ...], values: dict[s
              forced, len(s.calls), infer, calls, score, win, margin, agreed, err)
     H.check(err, 0, explain, labels)
     names = type_names(rules)
+    if infer and agreed.mean() < 0.5:
+        seats = ", ".join(str(q) for q in range(PLAYERS) if infer >> q & 1)
+        raise BidlabError(
+            f"vybory bid-EV: the announcements {', '.join(names[t - 1] for t in s.calls)} are "
+            f"ones the election policies of seat(s) {seats} hardly ever make: only "
+            f"{int(agreed.sum())} of {n} rollouts found hands for them in {MAX_TRIES:,} "
+            f"tries. Give those seats the strategy they play (--strategy), or deal the "
+            f"hidden hands at random with --state infer=no")
     situation = s.to_json(names)
     situation["conditioned"] = float(agreed.mean()) if infer else None
     situation["conditioned_seats"] = [q for q in range(PLAYERS) if infer >> q & 1]
