@@ -86,17 +86,17 @@ POLICIES = (
            "reversed throughout)"),
     Policy("pimc", "play", PIMC,
            "perfect-information Monte Carlo: deals the unseen cards at random consistent "
-           "with the cards left and the voids shown by play, weights each deal by how "
-           "well the others' first announcements suit their sampled hands (belief), "
+           "with the cards left and the voids shown by play, optionally weights each deal "
+           "by how well the others' first announcements suit their sampled hands (belief), "
            "plays each legal card out with greedy for everyone, and picks the card with "
            "the best weighted mean margin of pair points (result scoring: the deal's "
            "result first)", (
                Param("samples", 32, 1, 4096, "random deals of the unseen cards per "
                      "decision (each legal card is played out on every one)", integer=True),
-               Param("belief", 0.5, 0.0, 5.0, "weight exp(-belief x regret) of a sampled "
+               Param("belief", 0.0, 0.0, 5.0, "weight exp(-belief x regret) of a sampled "
                      "deal, regret: how much better (by expected's estimate) another type "
                      "would have suited a seat's sampled hand than the one it named first; "
-                     "0 samples uniformly"),
+                     "0 (the default: 0.5 measured worse) samples uniformly"),
            )),
 )
 
