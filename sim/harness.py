@@ -114,16 +114,17 @@ def nullable(values: np.ndarray) -> np.ma.MaskedArray:
     return np.ma.array(flat, mask=flat < 0, fill_value=-1)
 
 
-def deck_rows(game: str, deals, count: int, width: int, layout: str) -> np.ndarray:
+def deck_rows(game: str, deals, count: int, width: int, layout: str,
+              unit: str = "cards") -> np.ndarray:
     """Given decks as a kernel takes them (``Game.run_chunk``'s ``deals``): int64, one row
-    of ``width`` cards per match of the chunk, laid out as ``layout`` says; an empty
-    array when none are given. The game checks what each row holds."""
+    of ``width`` entries (``unit``) per match of the chunk, laid out as ``layout`` says;
+    an empty array when none are given. The game checks what each row holds."""
     if deals is None:
         return np.zeros((0, width), np.int64)
     deals = np.ascontiguousarray(deals, dtype=np.int64)
     if deals.shape != (count, width):
         raise BidlabError(f"{game} deals: expected {count} rows (one per match) of {width} "
-                          f"cards ({layout}), got {deals.shape}")
+                          f"{unit} ({layout}), got {deals.shape}")
     return deals
 
 

@@ -183,7 +183,7 @@ def test_given_deals_are_played_and_checked():
     bad[3, 1] = bad[3, 0]                          # two seats hold the same cards
     with pytest.raises(BidlabError, match="row 3, deal 0"):
         run(20, rules={"deals_per_match": 2}, deals=bad)
-    with pytest.raises(BidlabError, match="8 cards"):
+    with pytest.raises(BidlabError, match="8 hand masks"):
         run(20, rules={"deals_per_match": 2}, deals=given[:, :3])
 
 

@@ -67,7 +67,7 @@ def _checked_deals(rules: Rules, deals: np.ndarray | None, count: int) -> np.nda
     every deal checked: four hands of 13 cards that make one deck."""
     d = rules.deals_per_match
     rows = H.deck_rows("vybory", deals, count, d * PLAYERS,
-                       f"{PLAYERS} hands per deal as card masks, {d} deals")
+                       f"{PLAYERS} hands per deal, {d} deals", unit="hand masks")
     hands = rows.reshape(-1, d, PLAYERS)
     for m, tour in enumerate(hands):
         for k, four in enumerate(tour):
