@@ -19,7 +19,7 @@ from sim import runner
 from sim.errors import BidlabError
 from sim.games import get_game
 from sim.rules import Rules, load_rules_file
-from sim.sinks import MemorySink, ParquetSink, table_paths
+from sim.sinks import MemorySink, ParquetSink, output_file, table_paths
 
 StrategySpec = list[str] | Mapping[int | str, str] | None
 
@@ -139,6 +139,10 @@ def simulate(game: str, n: int | None = None, *, seed: int = 0,
         raise BidlabError(f"--seed {seed}: give a whole number in 0..2**64-1")
     if pbn is not None and g.boards is None:
         raise BidlabError(f"--pbn: {game} has no board file format (bridge writes PBN)")
+    if out is not None:
+        output_file(out, "--out")
+    if pbn is not None:
+        output_file(pbn, "--pbn", None)
     r = make_rules(game, rules, rules_file)
     seats = seat_strategies(game, r, strategies)
     job = make_job(game, r, seats, seed, n, detail or pbn is not None,

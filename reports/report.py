@@ -30,6 +30,7 @@ from reports.sections import Context, builders
 from reports.spec import GameSpec
 from sim.errors import BidlabError
 from sim.games import all_games, get_game
+from sim.sinks import output_folder
 
 DEFAULT_OUT = "report"
 
@@ -121,6 +122,8 @@ def build_report(games: Sequence[str] | None = None, *, n: int | None = None, se
         raise BidlabError(f"-n {n}: give at least 1 match")
     if seed < 0 or seed >= 2 ** 64:
         raise BidlabError(f"--seed {seed}: give a whole number in 0..2**64-1")
+    if write:
+        output_folder(out, "--out")
     chosen = {g: (specs or {}).get(g) or spec_for(g) for g in games}
     plans = {}
     for g, spec in chosen.items():

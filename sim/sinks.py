@@ -9,6 +9,7 @@ properly, so every chunk completed before the stop is readable.
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +17,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from sim.errors import BidlabError
 from sim.game import Columns
 
 PROVENANCE_KEY = b"bidlab"
@@ -41,6 +43,45 @@ def strategy_column(seat: np.ndarray, labels: tuple[str, ...]) -> pa.DictionaryA
     unique = list(dict.fromkeys(labels))
     index = np.array([unique.index(label) for label in labels], dtype=np.int32)
     return pa.DictionaryArray.from_arrays(index[seat.astype(np.int64)], unique)
+
+
+def _probe(folder: Path, what: str) -> None:
+    """Make ``folder`` (and its parents) and check that a file can be created in it."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        probe = folder / f".bidlab-write-test-{os.getpid()}"
+        probe.touch()
+        probe.unlink()
+    except FileExistsError:
+        raise BidlabError(f"{what}: {folder} is a file, not a folder") from None
+    except OSError as e:
+        raise BidlabError(f"{what}: cannot write in {folder} ({e.strerror or e}); choose a "
+                          f"folder you can write to") from None
+
+
+def output_file(path: str | Path, what: str, suffix: str | None = ".parquet") -> Path:
+    """Check, before any work, that results can be written to the file ``path``: named
+    ``*suffix`` (None: any name), not a folder, in a folder that exists or can be made
+    and is writable. ``what`` names the option in the error (``--out``)."""
+    path = Path(path)
+    if path.is_dir():
+        raise BidlabError(f"{what} {str(path)!r} is a folder; give a file name in it, e.g. "
+                          f"{path / ('results' + (suffix or ''))}")
+    if suffix and (not path.name.endswith(suffix) or path.name == suffix):
+        raise BidlabError(f"{what} {str(path)!r}: give a file name ending in {suffix}, e.g. "
+                          f"results{suffix}")
+    _probe(path.parent, f"{what} {str(path)!r}")
+    return path
+
+
+def output_folder(path: str | Path, what: str) -> Path:
+    """Check, before any work, that ``path`` is (or can be made) a writable folder."""
+    path = Path(path)
+    if path.exists() and not path.is_dir():
+        raise BidlabError(f"{what} {str(path)!r} is a file; give a folder (it is made if "
+                          f"missing)")
+    _probe(path, f"{what} {str(path)!r}")
+    return path
 
 
 def table_paths(out: str | Path, tables: list[str]) -> dict[str, Path]:
