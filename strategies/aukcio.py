@@ -22,7 +22,7 @@ from sim.games.aukcio import core as C
 from sim.games.aukcio import obs as O
 from sim.jit import jit
 from sim.rng import below, uniform
-from strategies.base import ILLEGAL_PID, VIEW_PID, GameStrategies, Param, Policy, view_hash
+from strategies.base import ILLEGAL_PID, VIEW_PID, Acts, GameStrategies, Param, Policy, view_hash
 
 PASS, ASK = O.PASS, O.ASK
 
@@ -41,8 +41,10 @@ SETVALUE_PARAMS = (
     Param("block_pair", 0.1, 0.0, 1.0, "share of its money it pays to take a card that "
           "would give a rival two of a set"),
     Param("draw_weight", 1.0, 0.0, 2.0, "weight of the money it draws after a purchase "
-          "(buyer_draw cards of average value), added to its money when it prices a card"),
-    Param("shade", 0.8, 0.0, 1.0, "single bidding: the share of its ceiling it bids"),
+          "(buyer_draw cards of average value), added to its money when it prices a card",
+          acts_when=(Acts("buyer_draw", above=0),)),
+    Param("shade", 0.8, 0.0, 1.0, "single bidding: the share of its ceiling it bids",
+          acts_when=(Acts("bidding", ("single",)),)),
 )
 (P_START, P_ADVANCE, P_BLOCK, P_BLOCK_PAIR, P_DRAW_WEIGHT, P_SHADE) = range(6)
 

@@ -25,7 +25,7 @@ import numpy as np
 from sim.games.auktsion import obs as O
 from sim.jit import jit
 from sim.rng import below, uniform
-from strategies.base import ILLEGAL_PID, VIEW_PID, GameStrategies, Param, Policy, view_hash
+from strategies.base import ILLEGAL_PID, VIEW_PID, Acts, GameStrategies, Param, Policy, view_hash
 
 PASS, ASK = O.PASS, O.ASK
 
@@ -52,8 +52,10 @@ POLICIES = (
                      "multiplies the coins-per-point price (the default is near the self-play "
                      "equilibrium of the default rules, 2.46)"),
                Param("future_weight", 1.0, 0.0, 2.0,
-                     "weight of the points expected in later deals of the match"),
-               Param("shade", 0.8, 0.0, 1.0, "sealed form: fraction of the ceiling bid"),
+                     "weight of the points expected in later deals of the match",
+                     acts_when=(Acts("carry_money", (True,)), Acts("deals_per_match", above=1))),
+               Param("shade", 0.8, 0.0, 1.0, "sealed form: fraction of the ceiling bid",
+                     acts_when=(Acts("auction_form", ("sealed",)),)),
            )),
 )
 

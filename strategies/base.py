@@ -7,7 +7,9 @@ float64 vector, so tuning a parameter never recompiles anything.
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -39,8 +41,39 @@ def view_hash(o, hand):
 
 
 @dataclass(frozen=True)
+class Acts:
+    """A rule condition a parameter needs in order to act: rule ``key`` has one of
+    ``values``, or (with ``above``) is greater than it. Under other rules the parameter
+    changes no call (e.g. a sealed bid's shade in the open auction), so the optimisers
+    leave it alone and say so."""
+
+    key: str
+    values: tuple[Any, ...] = ()
+    above: float | None = None
+
+    def holds(self, rules: Mapping[str, Any]) -> bool:
+        value = rules[self.key]
+        return value > self.above if self.above is not None else value in self.values
+
+    def __str__(self) -> str:
+        if self.above is not None:
+            return f"{self.key}>{_show(self.above)}"
+        return f"{self.key}=" + "|".join(map(_show, self.values))
+
+
+def _show(v: Any) -> str:
+    if isinstance(v, bool):
+        return str(v).lower()
+    if isinstance(v, float) and v.is_integer():
+        return str(int(v))
+    return str(v)
+
+
+@dataclass(frozen=True)
 class Param:
-    """A named, bounded policy parameter."""
+    """A named, bounded policy parameter. ``acts_when``: rule conditions (all of them)
+    without which it changes nothing the policy does (:class:`Acts`); empty: it acts
+    under every rule set."""
 
     name: str
     default: float
@@ -48,6 +81,17 @@ class Param:
     hi: float
     doc: str
     integer: bool = False
+    acts_when: tuple[Acts, ...] = ()
+
+    def idle_under(self, rules: Mapping[str, Any]) -> str | None:
+        """None if the parameter acts under ``rules``; otherwise why not, e.g.
+        ``"acts only with auction_form=sealed (here auction_form=open)"``."""
+        failed = [c for c in self.acts_when if not c.holds(rules)]
+        if not failed:
+            return None
+        need = " and ".join(map(str, self.acts_when))
+        here = ", ".join(f"{c.key}={_show(rules[c.key])}" for c in failed)
+        return f"acts only with {need} (here {here})"
 
     def parse(self, text: str | float, policy: str) -> float:
         try:

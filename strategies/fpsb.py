@@ -7,13 +7,18 @@ from sim.jit import jit
 from sim.rng import uniform
 from strategies.base import ILLEGAL_PID, VIEW_PID, GameStrategies, Param, Policy, view_hash
 
-LINEAR, RANDOM = range(2)
+LINEAR, RANDOM, CAPPED = range(3)
 
 POLICIES = (
     Policy("linear", "bid", LINEAR, "bids a x its value (the equilibrium is a = (n-1)/n)", (
         Param("a", 0.5, 0.0, 1.0, "fraction of the value bid"),
     )),
     Policy("random", "bid", RANDOM, "bids a uniform amount between 0 and its value"),
+    Policy("capped", "bid", CAPPED, "bids c x its value, but never more than cap (against "
+           "rivals bidding a x their values the best response is c = (n-1)/n, cap = a)", (
+        Param("c", 0.5, 0.0, 1.0, "fraction of the value bid"),
+        Param("cap", 1.0, 0.0, 1.0, "the highest bid"),
+    )),
 )
 
 STRATEGIES = GameStrategies("fpsb", ("bid",), POLICIES, default="linear")
@@ -24,6 +29,8 @@ def decide(pid, o, p, rng):
     """The sealed bid (>= 0)."""
     if pid == LINEAR:
         return p[0] * o[O.VALUE]
+    if pid == CAPPED:
+        return min(p[0] * o[O.VALUE], p[1])
     if pid == ILLEGAL_PID:
         return -1.0
     if pid == VIEW_PID:  # a bid hashed from the whole view (the value is all it has)

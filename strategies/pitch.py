@@ -25,7 +25,7 @@ from sim.games.pitch import core as C
 from sim.games.pitch import obs as O
 from sim.jit import jit
 from sim.rng import below, uniform
-from strategies.base import ILLEGAL_PID, GameStrategies, Param, Policy
+from strategies.base import ILLEGAL_PID, Acts, GameStrategies, Param, Policy
 
 PASS, HOLD = O.PASS, O.HOLD
 
@@ -58,7 +58,8 @@ POLICIES = (
     Policy("random", "bid", RANDOM_BID, "the dealer holds with probability p_hold when he "
            "may; otherwise a uniformly random legal bid with probability p_bid, else a pass", (
                Param("p_bid", 0.3, 0.0, 1.0, "probability of bidding when a bid is legal"),
-               Param("p_hold", 0.5, 0.0, 1.0, "probability that the dealer holds when he may"),
+               Param("p_hold", 0.5, 0.0, 1.0, "probability that the dealer holds when he may",
+                     acts_when=(Acts("dealer_hold", (True,)),)),
            )),
     Policy("strength", "bid", STRENGTH,
            "values the hand in its best trump suit (expected high, low, jack, joker and "
