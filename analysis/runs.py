@@ -167,12 +167,16 @@ def simulate(game: str, n: int | None = None, *, seed: int = 0,
     if pbn is not None:
         sinks.append(g.boards.writer(pbn, seats.labels, _comment(provenance)))
     t0 = time.perf_counter()
+    complete = False
     try:
         runner.run(job, sinks, chunk_size=chunk_size, threads=threads,
                    workers=workers, scheduler=scheduler, progress=progress)
+        complete = True
     finally:
         for s in sinks:
-            if hasattr(s, "close"):
+            if isinstance(s, ParquetSink):
+                s.close(complete)
+            elif hasattr(s, "close"):
                 s.close()
     provenance["seconds"] = round(time.perf_counter() - t0, 3)
     return Simulation(game, provenance, summary.frame(), summary.matches,

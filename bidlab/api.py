@@ -11,11 +11,12 @@ from analysis.bidev import BidEV, bid_ev
 from analysis.compare import Comparison, compare
 from analysis.optimize import Optimization, optimize
 from analysis.runs import Simulation, make_rules, seat_strategies, simulate, trace
+from analysis.tournament import Tournament, tournament
 from sim.games import all_games, get_game
 
 __all__ = ["games", "rule_keys", "policies", "simulate", "trace", "bid_ev", "optimize",
-           "compare", "make_rules", "seat_strategies", "Simulation", "BidEV", "Optimization",
-           "Comparison"]
+           "compare", "tournament", "make_rules", "seat_strategies", "Simulation", "BidEV",
+           "Optimization", "Comparison", "Tournament"]
 
 
 def games() -> dict[str, str]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import signal
 import sys
 import textwrap
 
@@ -117,29 +118,51 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
 
     p = sub.add_parser(
-        "optimize", help="tune a strategy's parameters (best response, self-play)",
+        "optimize", help="tune a strategy's parameters (best response, self-play) and score "
+                         "the tuned responder on fresh matches",
         formatter_class=argparse.RawDescriptionHelpFormatter,
         description="Tune the parameters of STRATEGY with a SciPy optimiser on common random "
-                    "numbers. Without --self-play: the best response against --opponents in "
-                    "every other seat. With --self-play K: K best-response steps toward a "
-                    "symmetric equilibrium, reporting the profile's exploitability (what a "
-                    "best responder gains against it) at each step.",
+                    "numbers (matches 0..N-1 of --seed), then score the tuned responder on "
+                    "fresh, held-out matches (N..N+M-1 of the same seed, M = --holdout): its "
+                    "gain over the profile, paired by match, with a 95% interval clustered by "
+                    "match. The responders searched, the family F: the tuned policy over its "
+                    "parameters (every continuous one by default, --param to restrict) and "
+                    "each --responders policy over its own; each member is tuned, the best on "
+                    "the tuning matches is the one scored held out. Parameters that cannot act "
+                    "under the rules in force (e.g. auktsion budget's shade in the open "
+                    "auction) are not tuned, and the output says so. Without --self-play: the "
+                    "best response against --opponents in every other seat, and its held-out "
+                    "gain over STRATEGY as given. With --self-play K: K steps toward a "
+                    "symmetric equilibrium, each a best response to the previous profile (in "
+                    "the tuned policy) or, every other step where it is safe, a Steffensen "
+                    "(Aitken) extrapolation of the last three; every profile's exploitability "
+                    "reads 'at least X (95% CI lo..hi) against responders from F', and the "
+                    "result is the least exploitable profile found, not the last.",
         epilog="examples:\n  bidlab optimize fpsb --strategy linear --rule players=4 --self-play 6\n"
+               "  bidlab optimize fpsb --strategy linear:a=0.2 --rule players=4 --responders capped\n"
                "  bidlab optimize auktsion --strategy budget --param aggression "
-               "--opponents value -n 20000\n")
+               "--opponents value -n 20000\n"
+               "  bidlab optimize auktsion --strategy budget --self-play 3 -n 20000\n")
     p.add_argument("game", help="game name (see `bidlab games`)")
     p.add_argument("--strategy", required=True, metavar="NAME[:param=value,...]",
                    help="the strategy to tune; its given values are the starting point")
     p.add_argument("--opponents", metavar="NAME[:param=value,...]",
                    help="the strategy of every other seat (default: the tuned strategy as given)")
     p.add_argument("--param", action="append", metavar="NAME",
-                   help="a parameter to tune (default: all continuous ones); repeatable")
+                   help="a parameter to tune (default: all continuous ones that act under the "
+                        "rules); repeatable")
+    p.add_argument("--responders", metavar="POLICY,...",
+                   help="other policies of the tuned decision to add to the family of "
+                        "responders, each tuned over its continuous parameters (e.g. fpsb: "
+                        "capped)")
     p.add_argument("--seat", type=int, help="tune for this seat only (default: the mean over "
                    "all seats, so seat advantages cancel)")
     p.add_argument("--self-play", type=int, default=0, metavar="K",
                    help="best-response iterations toward a symmetric equilibrium")
-    p.add_argument("-n", type=int, help="matches per evaluation (default: "
+    p.add_argument("-n", type=int, help="tuning matches per evaluation (default: "
                    f"{_per_game('default_n', OPTIMIZE_SCALE)})")
+    p.add_argument("--holdout", type=int, metavar="M", help="fresh matches the tuned responder "
+                   "is scored on, N..N+M-1 of the same seed (default: M = N)")
     p.add_argument("--seed", type=int, default=0, help="random seed (default %(default)s)")
     p.add_argument("--rule", action="append", metavar="KEY=VALUE", help="a house rule; repeatable")
     p.add_argument("--json", action="store_true", help="print one JSON object")
@@ -203,6 +226,7 @@ def build_parser() -> argparse.ArgumentParser:
                       "instead of JSON")
 
     bridge_cli.add_parser(sub)
+    _add_tournament_parser(sub)
 
     p = sub.add_parser(
         "report", help="the statistics report of every game (HTML, Markdown, figures, data)",
@@ -305,10 +329,7 @@ def cmd_simulate(args) -> None:
                            progress=False if args.no_progress else None, boards=args.boards,
                            pbn=args.pbn)
     except KeyboardInterrupt:
-        if args.out:
-            print(f"interrupted: {args.out} holds every chunk completed before the stop",
-                  file=sys.stderr)
-        raise SystemExit(130) from None
+        _interrupted("simulate", args.out)
     if args.json:
         print(json.dumps({"provenance": run.provenance,
                           "summary": json.loads(run.summary.to_json(orient="records")),
@@ -320,6 +341,21 @@ def cmd_simulate(args) -> None:
         print(f"\nresults: {args.out}" + (" (+ detail tables next to it)" if args.detail else ""))
     if args.pbn:
         print(f"boards: {args.pbn} ({run.completed:,} boards, PBN)")
+
+
+def _interrupted(command: str, out: str | None) -> None:
+    """One line on what an interrupted run left, then exit 130."""
+    where = ""
+    if out:
+        from sim.sinks import read_provenance
+        try:
+            held = read_provenance(out).get("matches", 0)
+            where = f": {out} holds the {held:,} matches completed before the stop (marked " \
+                    f"incomplete in its provenance)"
+        except (OSError, ValueError):
+            where = f": nothing was written to {out} yet"
+    print(f"bidlab {command}: interrupted{where}", file=sys.stderr)
+    raise SystemExit(130)
 
 
 def format_summary(run) -> str:
@@ -481,34 +517,231 @@ def cmd_compare(args) -> None:
 
 
 def cmd_optimize(args) -> None:
+    import pandas as pd
+
     from analysis.optimize import optimize
     log = None if args.json else (lambda line: print(line, file=sys.stderr))
     n = args.n if args.n is not None else OPTIMIZE_SCALE * _default_n(args.game)
     result = optimize(args.game, args.strategy, n=n, seed=args.seed, rules=_rules(args),
                       opponents=args.opponents, params=args.param, seat=args.seat,
-                      self_play=args.self_play, log=log)
+                      self_play=args.self_play, responders=args.responders,
+                      holdout=args.holdout, log=log)
     if args.json:
         print(json.dumps(result.to_json(), indent=1))
         return
-    h = result.history
-    objective = result.provenance["objective"]
-    print(f"{args.game}: tuning {args.strategy!r}, {n:,} matches per evaluation, "
-          f"{result.provenance['evaluations']} evaluations, maximising the mean "
-          f"{'win share' if objective == 'win' else 'match score'} (score columns)\n")
-    print_table(h.assign(params=h["params"].map(str), best_response=h["best_response"].map(str),
-                         score=h["score"].map("{:.5g}".format),
-                         best_response_score=h["best_response_score"].map("{:.5g}".format),
-                         exploitability=h["exploitability"].map("{:.3g}".format)))
-    print(f"\nresult: {result.params}")
+    h, pv, e = result.history, result.provenance, result.exploitability
+    unit = " win share" if pv["objective"] == "win" else " match score"
+    a, b = pv["holdout_matches"]
+    print(f"{args.game}: tuning {args.strategy!r} on matches 0..{n - 1:,} of seed {args.seed} "
+          f"({pv['evaluations']} evaluations, maximising the mean{unit}); each responder "
+          f"scored on the fresh matches {a:,}..{b:,}, paired by match")
+    print(f"family F of responders: {e['family']}")
+    for item in result.not_tuned:
+        print(f"not tuned: {item['policy']}.{item['param']} {item['why']}")
+    print()
+    mark = ["*" if i == e["iteration"] else "" for i in h["iteration"]]
+    print_table(pd.DataFrame({
+        "iteration": [f"{i}{m}" for i, m in zip(h["iteration"], mark)], "step": h["step"],
+        "params": h["params"].map(str), "score": h["score"].map("{:.5g}".format),
+        "responder": h["responder"], "best_response": h["best_response"].map(str),
+        "tuning gain": h["tuning_gain"].map("{:.3g}".format),
+        "held-out gain [95% CI]": [f"{g:+.3g} [{lo:+.3g}, {hi:+.3g}]"
+                                   for g, lo, hi in zip(h["gain"], h["gain_lo"], h["gain_hi"])]}))
+    claim = result.exploitability_text(" in mean" + unit)
+    if args.self_play:
+        print(f"\nresult (*): iteration {e['iteration']}, the least exploitable profile found: "
+              f"{result.best}\nexploitability: {claim} (held out)")
+    elif args.opponents:
+        print(f"\nresult: best response {result.best}\nits gain over {args.strategy!r} against "
+              f"{args.opponents!r}: {claim} (held out)")
+    else:
+        print(f"\nresult: best response {result.best}\nexploitability of {args.strategy!r} "
+              f"in every seat: {claim} (held out)")
+    if e["stood_still"]:
+        print("(no responder in F beat the profile on the tuning matches)")
+
+
+TOURNAMENT_EXAMPLES = """\
+examples:
+  bidlab tournament pitch strength+greedy strength+random random+random -n 20000 --seed 1
+  bidlab tournament auktsion budget value:multiple=1.5 random -n 20000 --json
+  bidlab tournament vybory expected+greedy random+random -n 5000 --out vybory.parquet
+  bidlab tournament bridge natural natural:nt_min=14,nt_max=16 -n 500
+  bidlab tournament pitch strength+greedy strength+greedy -n 20000   # the noise: A against A
+
+With k strategies and n seats the design has k lineups (2k where the balance of who sits
+after whom needs it: e.g. 3 strategies at 4 seats, or k = n odd); each lineup plays the
+same N matches, so N x lineups matches are played in all.
+"""
+
+
+def _add_tournament_parser(sub) -> None:
+    """``bidlab tournament GAME STRATEGY...``: the duplicate comparison of strategies."""
+    from sim.runner import BLOCK, DEFAULT_CHUNK
+
+    p = sub.add_parser(
+        "tournament", help="compare strategies on the same matches, every one in every seat",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        description="The duplicate form of comparing strategies: the same N matches (same "
+                    "seed, so the same deals) are played once per lineup of a balanced "
+                    "design in which every STRATEGY sits in every seat equally often and, "
+                    "where the seat count allows, directly after every other strategy "
+                    "equally often (a Williams design); with fewer strategies than seats the "
+                    "lineups fill the table with strategies repeated in a balanced way. "
+                    "Prints the design, each strategy's mean match score and win share with "
+                    "95% intervals clustered by match (every lineup of match i is one "
+                    "unit), every pair's paired difference with its interval and a "
+                    "Holm-adjusted p-value, and the probability that the leader is best "
+                    "(bootstrap over matches). Strategies are ranked by the game's objective "
+                    "(vybory: win share, as its scores are not zero-sum; the others: match "
+                    "score). bridge seats one strategy per side (North-South, East-West): "
+                    "with two strategies it is a team match, in total points.",
+        epilog=TOURNAMENT_EXAMPLES)
+    p.add_argument("game", help="game name (see `bidlab games`)")
+    p.add_argument("strategies", nargs="+", metavar="STRATEGY",
+                   help="NAME[:param=value,...] (see `bidlab policies GAME`); at least two; "
+                        "the same one twice is allowed (its copy is named NAME #2)")
+    p.add_argument("-n", type=int, help="matches per lineup, the same in every lineup "
+                   f"(default: {_per_game('default_n')})")
+    p.add_argument("--seed", type=int, default=0, help="random seed (default %(default)s)")
+    p.add_argument("--rule", action="append", metavar="KEY=VALUE",
+                   help="a house rule, e.g. --rule players=3 (see `bidlab games GAME`); repeatable")
+    p.add_argument("--rules", metavar="FILE.toml", help="house rules from a TOML file of key = "
+                   "value lines (--rule items override it)")
+    p.add_argument("--balance", choices=["after", "seats"], default="after",
+                   help="after: seats and who sits after whom, where at most 2k lineups allow "
+                        "it; seats: seats only, always k lineups (default %(default)s)")
+    p.add_argument("--out", metavar="PATH.parquet", help="write one row per match, lineup and "
+                   "seat (columns match, lineup, seat, strategy, score, win, ...) to this "
+                   "Parquet file; provenance (design included) is in the file's metadata")
+    p.add_argument("--boards", metavar="FILE.pbn", help="bridge: play the boards of this PBN "
+                   "file instead of dealing; -n defaults to all of them")
+    p.add_argument("--threads", type=int, metavar="T", help="numba threads in this process "
+                   "(default: all cores)")
+    p.add_argument("--chunk-size", type=int, default=DEFAULT_CHUNK, metavar="C",
+                   help=f"matches per chunk, a multiple of {BLOCK} (default %(default)s)")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+
+
+def cmd_tournament(args) -> None:
+    from bidlab import api
+    try:
+        result = api.tournament(args.game, args.strategies, args.n, seed=args.seed,
+                                rules=_rules(args), rules_file=args.rules, out=args.out,
+                                balance=args.balance, chunk_size=args.chunk_size,
+                                threads=args.threads, boards=args.boards,
+                                progress=False if args.no_progress else None)
+    except KeyboardInterrupt:
+        if args.out:
+            print(f"interrupted: {args.out} holds every chunk completed before the stop",
+                  file=sys.stderr)
+        raise SystemExit(130) from None
+    if args.json:
+        print(json.dumps(result.to_json(), indent=1))
+        return
+    print(format_tournament(result))
+    if args.out:
+        print(f"\nresults: {args.out}")
+
+
+def _letters(k: int) -> list[str]:
+    return [chr(ord("A") + i) for i in range(k)] if k <= 26 else [str(i + 1) for i in range(k)]
+
+
+def format_tournament(result) -> str:
+    """A tournament (``analysis.tournament.Tournament``) as text: the design, the
+    strategies best first, the pairwise differences, the leader."""
+    import pandas as pd
+
+    from analysis.tournament import METRIC_TITLES, position_names
+    p, d = result.provenance, result.design
+    letters = _letters(d.k)
+    letter_of = dict(zip(result.names, letters))
+    rules = ", ".join(f"{k}={json.dumps(v).replace(' ', '')}" for k, v in p["rules"].items())
+    source = f", boards of {p['boards']['file']}" if "boards" in p else ""
+    played = p["n"] * len(d.lineups)
+    lines = [f"{p['game']} tournament: {d.k} strategies, {len(d.lineups)} lineups x "
+             f"{p['n']:,} matches (the same matches in every lineup; {played:,} played), "
+             f"seed {p['seed']}{source}, {p['seconds']:.1f} s",
+             textwrap.fill(f"rules: {rules}", 100, subsequent_indent="  "), ""]
+    heads = position_names(p["game"], d.n)
+    word = "side" if p["game"] == "bridge" else "seat"
+    lines.append(f"design: {d.describe(word)}")
+    design = pd.DataFrame([[str(i + 1), *[letters[a] for a in row]]
+                           for i, row in enumerate(d.lineups)], columns=["lineup", *heads])
+    lines += ["  " + line for line in _table_lines(design)]
+    lines.append("  " + ", ".join(f"{letter_of[name]} = {name}" for name in result.names))
+    metric = result.metric
+    other = [m for m in METRIC_TITLES if m != metric]
+    f = result.frame
+    lines += ["", textwrap.fill(f"ranked by {METRIC_TITLES[metric]} (the game's objective); "
+                                f"a strategy's value in a match is its mean over every lineup "
+                                f"and {word} it holds; 95% intervals clustered by match", 100)]
+    extra = [c for c in f.columns if c + "_lo" in f.columns and c not in METRIC_TITLES]
+    digits = {m: 3 if m == "win" else 1 if max(abs(f[m]).max(), abs(f[m + "_lo"]).max(),
+                                                abs(f[m + "_hi"]).max()) >= 100 else 3
+              for m in (*METRIC_TITLES, *extra)}
+
+    def cell(mean, lo, hi, m, sign=""):
+        fmt = f"{{:{sign}.{digits[m]}f}}"
+        if lo != lo:  # one match: no interval
+            return fmt.format(mean)
+        return f"{fmt.format(mean)} [{fmt.format(lo)}, {fmt.format(hi)}]"
+
+    def p_text(p):
+        return "<1e-10" if p < 1e-10 else f"{p:.3g}"
+
+    shown = {"rank": f["rank"].astype(str),
+             "strategy": [f"{letter_of[n]} {n}" for n in f["name"]]}
+    for m in (metric, *other, *extra):
+        title = METRIC_TITLES.get(m, m.replace("_", " "))
+        shown[f"{title} [95% CI]"] = [cell(v, lo, hi, m) for v, lo, hi in
+                                      zip(f[m], f[m + "_lo"], f[m + "_hi"])]
+    shown["P(best)"] = f["p_best"].map("{:.2f}".format)
+    lines += _table_lines(pd.DataFrame(shown))
+    diffs = result.differences
+    pairs = diffs[diffs["metric"] == metric].reset_index(drop=True)
+    if len(pairs):
+        lines += ["", textwrap.fill(
+            f"paired differences, first minus second, per match (the same deals, averaged "
+            f"over lineups and {word}s); p: paired t-test, Holm-adjusted over the "
+            f"{len(pairs)} pair{'s' if len(pairs) != 1 else ''}", 100)]
+        shown = {"first": [letter_of[n] for n in pairs["first"]],
+                 "second": [letter_of[n] for n in pairs["second"]]}
+        for m in (metric, *other):
+            part = diffs[diffs["metric"] == m].reset_index(drop=True)
+            shown[f"{METRIC_TITLES[m]} diff [95% CI]"] = [
+                cell(x, lo, hi, m, "+") for x, lo, hi in
+                zip(part["diff"], part["ci_low"], part["ci_high"])]
+            shown[f"p ({m})"] = part["p_holm"].map(p_text)
+        lines += _table_lines(pd.DataFrame(shown))
+    lines.append(f"\nleader: {letter_of[result.leader]} {result.leader} (probability it is "
+                 f"best: {result.p_best:.2f}, bootstrap over matches)")
+    return "\n".join(lines)
+
+
+def _table_lines(frame) -> list[str]:
+    """``print_table``'s layout (left-aligned columns), as lines."""
+    cells = [list(frame.columns)] + frame.astype(str).values.tolist()
+    widths = [max(len(row[i]) for row in cells) for i in range(len(cells[0]))]
+    return ["  ".join(c.ljust(w) for c, w in zip(row, widths)).rstrip() for row in cells]
 
 
 def cmd_report(args) -> None:
     from pathlib import Path
 
-    from reports.report import build_report
+    from reports.report import ReportInterrupted, build_report
     sections = [t.strip() for t in args.sections.split(",") if t.strip()] if args.sections else None
-    result = build_report(args.games or None, n=args.n, seed=args.seed, out=args.out,
-                          sections=sections, progress=False if args.no_progress else None)
+    try:
+        result = build_report(args.games or None, n=args.n, seed=args.seed, out=args.out,
+                              sections=sections, progress=False if args.no_progress else None)
+    except ReportInterrupted as e:
+        done = sum(len(g.sections) for g in e.result.document.games)
+        print(f"bidlab report: {e}: {Path(e.result.html).resolve()} holds "
+              f"the {done} sections completed before it (provenance.json: partial)",
+              file=sys.stderr)
+        raise SystemExit(130) from None
     html = Path(result.html).resolve()
     print(f"report: {html}\n  open: {html.as_uri()}\n  markdown: {result.markdown}\n"
           f"  figures: {len(result.figures)} PNG in {Path(args.out) / 'figures'}\n"
@@ -522,7 +755,13 @@ def cmd_report(args) -> None:
 
 COMMANDS = {"games": cmd_games, "policies": cmd_policies, "simulate": cmd_simulate,
             "trace": cmd_trace, "compare": cmd_compare, "optimize": cmd_optimize,
-            "bid-ev": cmd_bid_ev, "report": cmd_report, "bridge": bridge_cli.cmd_bridge}
+            "bid-ev": cmd_bid_ev, "report": cmd_report, "bridge": bridge_cli.cmd_bridge,
+            "tournament": cmd_tournament}
+
+
+def _stop(signum, frame) -> None:
+    """SIGTERM stops a command as Ctrl-C does: completed work is kept."""
+    raise KeyboardInterrupt
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -532,11 +771,15 @@ def main(argv: list[str] | None = None) -> int:
         parser.print_help()
         return 2
     from sim.errors import BidlabError
+    signal.signal(signal.SIGTERM, _stop)
     try:
         COMMANDS[args.command](args)
     except BidlabError as e:
         print(f"bidlab {args.command}: error: {e}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:
+        print(f"bidlab {args.command}: interrupted", file=sys.stderr)
+        return 130
     except BrokenPipeError:
         # The reader went away (``bidlab trace ... | head``): not an error of ours. Point
         # stdout at /dev/null so that the interpreter's final flush stays quiet.

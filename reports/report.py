@@ -140,32 +140,48 @@ def build_report(games: Sequence[str] | None = None, *, n: int | None = None, se
 
     bar = _Progress(sum(len(p) for p in plans.values()), progress)
     reports_, failures, ctxs = [], [], []
+    stopped = None  # "game/section" where an interruption (Ctrl-C, SIGTERM) stopped it
+    where = ""
+    complete: list[str] = []
     try:
         for g, plan in plans.items():
+            where = f"{g}/start"
             g0 = time.perf_counter()
             ctx = Context(chosen[g], n=n, seed=seed, progress=bar.status)
             ctxs.append(ctx)
             done = []
             timings = ctx.provenance.setdefault("section_seconds", {})
-            for sid, fn in plan:
-                bar.section(f"{g}: {sid}")
-                s0 = time.perf_counter()
-                try:
-                    section = fn(ctx)
-                except Exception as e:  # noqa: BLE001 - one broken section must not sink the report
-                    if strict:
-                        raise
-                    failures.append(f"{g}/{sid}: {type(e).__name__}: {e}")
-                    section = Section(sid, f"{sid} (failed)")
-                    section.note(f"This section failed and is left out: {type(e).__name__}: {e}")
-                timings[sid] = round(time.perf_counter() - s0, 2)
-                if section is not None:
-                    done.append(section)
-                bar.step()
+            try:
+                for sid, fn in plan:
+                    where = f"{g}/{sid}"
+                    bar.section(f"{g}: {sid}")
+                    s0 = time.perf_counter()
+                    try:
+                        section = fn(ctx)
+                    except Exception as e:  # noqa: BLE001 - one broken section must not sink the report
+                        if strict:
+                            raise
+                        failures.append(f"{g}/{sid}: {type(e).__name__}: {e}")
+                        section = Section(sid, f"{sid} (failed)")
+                        section.note(f"This section failed and is left out: {type(e).__name__}: {e}")
+                    timings[sid] = round(time.perf_counter() - s0, 2)
+                    if section is not None:
+                        done.append(section)
+                    bar.step()
+            except KeyboardInterrupt:
+                stopped = where
             seconds = time.perf_counter() - g0
             ctx.provenance["seconds"] = round(seconds, 2)
+            if stopped:
+                ctx.provenance["partial"] = f"interrupted in section {stopped.split('/')[1]}"
             reports_.append(GameReport(g, ctx.g.title, done, ctx.provenance, seconds))
+            if stopped:
+                break
+            complete.append(g)
+            where = f"{g}/end"
             bar.line(f"{g}: {len(done)} sections in {seconds:.1f} s")
+    except KeyboardInterrupt:  # between games: every game so far is whole
+        stopped = where or "start"
     finally:
         bar.close()
 
@@ -181,20 +197,46 @@ def build_report(games: Sequence[str] | None = None, *, n: int | None = None, se
         "machine": f"{platform.platform()}, {os.cpu_count()} CPUs",
         "digest": digest, "games": {r.game: r.provenance for r in reports_},
         "failures": failures}
+    if stopped:
+        provenance["partial"] = {"interrupted_in": stopped,
+                                 "games_complete": complete,
+                                 "games_not_started": [g for g in games
+                                                       if g not in {c.game for c in ctxs}]}
     doc = Document(
         title="bidlab report: " + ", ".join(games),
         intro=("What each strategy scores and how often it wins, where the money goes, what a "
                "lot costs, what a bid is worth and which house rules change the game: Monte "
                "Carlo estimates with 95% intervals, each with a one-sentence reading. "
                + "Matches per game: " + ", ".join(f"{c.game} {c.n:,}" for c in ctxs)
-               + f"; seed {seed}."),
+               + f"; seed {seed}."
+               + (f" **Partial report**: interrupted {place(stopped)}; only the sections "
+                  f"completed before that are here." if stopped else "")),
         games=reports_, provenance=provenance)
     out = Path(out)
     figures, datas = [], []
     if write:
         figures, datas = _write(out, doc, ctxs)
-    return ReportResult(out, out / "report.html", out / "report.md", figures, datas, doc,
-                        time.perf_counter() - t0, failures)
+    result = ReportResult(out, out / "report.html", out / "report.md", figures, datas, doc,
+                          time.perf_counter() - t0, failures)
+    if stopped:
+        raise ReportInterrupted(result, stopped)
+    return result
+
+
+def place(where: str) -> str:
+    """``game/section`` (or ``game/start``, ``game/end``) in words."""
+    game, _, sid = where.partition("/")
+    return {"start": f"at the start of {game}", "end": f"after {game}"}.get(
+        sid, f"in {game}, section {sid}")
+
+
+class ReportInterrupted(Exception):
+    """An interruption stopped the report at ``where`` (``game/section``); ``result`` is
+    what was written: every section completed before it, the provenance marked partial."""
+
+    def __init__(self, result: ReportResult, where: str):
+        super().__init__(f"interrupted {place(where)}")
+        self.result, self.where = result, where
 
 
 def _write(out: Path, doc: Document, ctxs: list[Context]) -> tuple[list[Path], list[Path]]:
@@ -246,4 +288,4 @@ def main_sizes() -> dict[str, int]:
     return {g: spec_for(g).n for g in all_games()}
 
 
-__all__ = ["build_report", "ReportResult", "DEFAULT_OUT", "main_sizes"]
+__all__ = ["build_report", "ReportResult", "ReportInterrupted", "DEFAULT_OUT", "main_sizes"]

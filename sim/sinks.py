@@ -2,8 +2,9 @@
 
 Provenance (game, every rule value, strategies with parameters, seed, n, version) is
 stored in each Parquet file's metadata under the key ``bidlab``; read it back with
-:func:`read_provenance`. A run that stops early (an error, Ctrl-C) closes its files
-properly, so every chunk completed before the stop is readable.
+:func:`read_provenance`, which adds ``complete`` and ``matches`` (what the file holds).
+A run that stops early (an error, Ctrl-C, SIGTERM) closes its files properly, so every
+chunk completed before the stop is readable, and marks them incomplete.
 """
 
 from __future__ import annotations
@@ -21,6 +22,8 @@ from sim.errors import BidlabError
 from sim.game import Columns
 
 PROVENANCE_KEY = b"bidlab"
+STATUS_KEY = b"bidlab_status"
+"""``{"complete": bool, "matches": int}``, written when a results file is closed."""
 
 
 def to_arrow(columns: Columns, labels: tuple[str, ...] | None = None) -> pa.Table:
@@ -93,15 +96,20 @@ def table_paths(out: str | Path, tables: list[str]) -> dict[str, Path]:
 
 
 class ParquetSink:
-    """Streams each table to its own Parquet file, one row group per chunk."""
+    """Streams each table to its own Parquet file, one row group per chunk. ``close``
+    adds how many matches the files hold and whether the run completed (``STATUS_KEY``,
+    merged into :func:`read_provenance`): a file cut short by an interruption says so."""
 
     def __init__(self, paths: dict[str, Path], labels: tuple[str, ...], provenance: dict[str, Any]):
         self.paths = paths
         self.labels = labels
         self.metadata = {PROVENANCE_KEY: json.dumps(provenance).encode()}
         self._writers: dict[str, pq.ParquetWriter] = {}
+        self.matches = 0
 
     def add(self, start: int, tables: dict[str, Columns]) -> None:
+        match = tables["seats"]["match"]
+        self.matches += int(match[-1]) - start + 1 if len(match) else 0
         for name, path in self.paths.items():
             table = to_arrow(tables[name], self.labels if name == "seats" else None)
             writer = self._writers.get(name)
@@ -111,8 +119,10 @@ class ParquetSink:
                 writer = self._writers[name] = pq.ParquetWriter(path, schema, compression="zstd")
             writer.write_table(table.cast(writer.schema))
 
-    def close(self) -> None:
+    def close(self, complete: bool = True) -> None:
+        status = {STATUS_KEY: json.dumps({"complete": complete, "matches": self.matches}).encode()}
         for writer in self._writers.values():
+            writer.add_key_value_metadata(status)
             writer.close()
         self._writers.clear()
 
@@ -151,4 +161,8 @@ def read_provenance(path: str | Path) -> dict[str, Any]:
     meta = pq.read_schema(path).metadata or {}
     if PROVENANCE_KEY not in meta:
         raise ValueError(f"{path} holds no bidlab provenance")
-    return json.loads(meta[PROVENANCE_KEY])
+    provenance = json.loads(meta[PROVENANCE_KEY])
+    extra = pq.ParquetFile(path).metadata.metadata or {}
+    if STATUS_KEY in extra:
+        provenance.update(json.loads(extra[STATUS_KEY]))
+    return provenance

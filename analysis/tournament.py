@@ -1,0 +1,532 @@
+"""Duplicate tournaments: several strategies compared on the same matches, each playing
+every seat equally often.
+
+Every game deals match ``i`` from ``(seed, i)`` alone, whatever the policies, so the same
+matches can be replayed under several *lineups* (which strategy sits where). The lineups
+form a balanced design (:func:`design`): each strategy occupies each seat equally often,
+and where the design can be had with at most twice as many lineups as strategies, each
+strategy also sits directly after (in the next seat) every other strategy equally often,
+as a Williams design does. With fewer strategies than seats the table is filled: every
+lineup holds each strategy ``floor(n/k)`` or ``ceil(n/k)`` times, never in two adjacent
+seats.
+
+The statistics treat the match as the unit: a strategy's value in match ``i`` is its mean
+over every lineup and seat it holds in that match, so its intervals are clustered by
+match, and the difference of two strategies is paired by match (the deal's luck, which
+every lineup shares, cancels). Pairwise p-values are adjusted for the number of pairs
+(Holm); the probability that the leader is best is a bootstrap over matches.
+
+A game with fixed partnerships (bridge: North-South and East-West) seats one strategy per
+side: the design's positions are the sides. With two strategies, ``tournament bridge``
+is then the team match of ``analysis.bridge.team_match`` (A North-South at one table and
+East-West at the other), scored in total points rather than IMPs.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+import strategies as strategies_
+from analysis.runs import _deals_provenance, import_deals, make_job, make_rules
+from analysis.stats import mean_ci, paired_difference
+from sim import runner
+from sim.errors import BidlabError
+from sim.games import get_game
+
+METRICS = ("score", "win")
+METRIC_TITLES = {"score": "match score", "win": "win share"}
+DEFAULT_BOOTSTRAP = 1000
+
+PARTNERSHIPS: dict[str, tuple[tuple[int, ...], ...]] = {"bridge": ((0, 2), (1, 3))}
+"""Games whose seats play in fixed partnerships: the seats of each side, which hold one
+strategy between them (a position of the design)."""
+POSITION_NAMES: dict[str, tuple[str, ...]] = {"bridge": ("NS", "EW")}
+
+SEARCH_NODES = 200_000
+"""Most steps one search for a design's base row may take before giving up on it."""
+
+
+# -- the design ------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Design:
+    """Lineups of ``k`` strategies over ``n`` positions (seats, or a game's sides).
+
+    ``lineups[l][p]`` is the strategy (0..k-1, in the order given) at position ``p`` in
+    lineup ``l``. Built as translations ``base + r (mod k)``, ``r = 0..k-1``, of one base
+    row (``copies`` 1), or of a base row and its negation (``copies`` 2)."""
+
+    k: int
+    n: int
+    lineups: tuple[tuple[int, ...], ...]
+    copies: int
+    balance: str
+    """What was asked: ``after`` (seats and who follows whom) or ``seats`` (seats only,
+    ``k`` lineups)."""
+
+    @property
+    def seat_counts(self) -> np.ndarray:
+        """(k, n): how often each strategy sits at each position."""
+        out = np.zeros((self.k, self.n), dtype=np.int64)
+        for row in self.lineups:
+            for p, a in enumerate(row):
+                out[a, p] += 1
+        return out
+
+    @property
+    def follows(self) -> np.ndarray:
+        """(k, k): ``[a, b]`` counts lineups and positions ``p`` with ``a`` at ``p`` and
+        ``b`` at ``p + 1`` (``b`` sits directly after ``a``)."""
+        out = np.zeros((self.k, self.k), dtype=np.int64)
+        for row in self.lineups:
+            for a, b in zip(row, row[1:]):
+                out[a, b] += 1
+        return out
+
+    @property
+    def seats_balanced(self) -> bool:
+        c = self.seat_counts
+        return bool((c == c[0, 0]).all())
+
+    @property
+    def after_balanced(self) -> bool:
+        """Every strategy directly after every other equally often (and never after
+        itself)."""
+        f = self.follows
+        off = f[~np.eye(self.k, dtype=bool)]
+        return bool(np.trace(f) == 0 and (off == off[0]).all())
+
+    def describe(self, position: str = "seat") -> str:
+        """One line on the design's balance (``position``: what a position is called)."""
+        c = self.seat_counts
+        text = (f"{len(self.lineups)} lineups; every strategy in every {position} {c[0, 0]} "
+                f"time{'s' if c[0, 0] != 1 else ''}")
+        if self.n < 2:
+            return text
+        f = self.follows[~np.eye(self.k, dtype=bool)]
+        if self.after_balanced:
+            text += f", directly after every other strategy {f[0]} time{'s' if f[0] != 1 else ''}"
+        else:
+            text += (f"; directly after another strategy {f.min()} to {f.max()} times (exact "
+                     f"balance of who follows whom needs more lineups)")
+        return text
+
+    def to_json(self) -> dict[str, Any]:
+        return {"strategies": self.k, "positions": self.n, "copies": self.copies,
+                "balance": self.balance, "lineups": [list(r) for r in self.lineups],
+                "seats_balanced": self.seats_balanced, "after_balanced": self.after_balanced,
+                "seat_counts": self.seat_counts.tolist(), "follows": self.follows.tolist()}
+
+
+def design(k: int, n: int, balance: str = "after") -> Design:
+    """A balanced design of ``k >= 2`` strategies over ``n >= 1`` positions.
+
+    Lineups are the ``k`` translations ``base + r (mod k)`` of a base row, which puts every
+    strategy in every position once; the base row holds each strategy ``floor(n/k)`` or
+    ``ceil(n/k)`` times and never the same one in two adjacent positions. The strategy
+    that sits after another differs from it by the base row's difference there, so the
+    design is balanced for who follows whom when the base row's differences cover every
+    nonzero residue mod ``k`` equally often (with ``k = n`` and ``k`` even: Williams's
+    row 0, 1, k-1, 2, k-2, ...). Where no row does, the base row and its negation
+    together may (``2k`` lineups; odd ``k = n``: Williams's two squares). Failing both,
+    or with ``balance="seats"``, ``k`` lineups whose differences are as even as they
+    can be."""
+    if k < 2:
+        raise BidlabError(f"a tournament needs at least two strategies, got {k}")
+    if n < 1:
+        raise BidlabError(f"a table of {n} seats holds no strategy")
+    if balance not in ("after", "seats"):
+        raise BidlabError(f"design balance {balance!r}: use 'after' or 'seats'")
+    if n == 1:
+        return _make(k, n, (0,), 1, balance)
+    if balance == "after":
+        exact = _exact_base(k, n)
+        if exact is not None:
+            base, copies = exact
+            return _make(k, n, base, copies, balance)
+    return _make(k, n, _even_base(k, n), 1, balance)
+
+
+def _make(k: int, n: int, base: Sequence[int], copies: int, balance: str) -> Design:
+    rows = [tuple((b + r) % k for b in base) for r in range(k)]
+    if copies == 2:
+        rows += [tuple((-b + r) % k for b in base) for r in range(k)]
+    return Design(k, n, tuple(rows), copies, balance)
+
+
+def _williams(k: int) -> list[int]:
+    row, lo, hi = [0], 1, k - 1
+    while len(row) < k:
+        row.append(lo)
+        lo += 1
+        if len(row) < k:
+            row.append(hi)
+            hi -= 1
+    return row
+
+
+def _exact_base(k: int, n: int) -> tuple[list[int], int] | None:
+    """(base row, copies) of an exactly balanced design, or None."""
+    steps = n - 1
+    if k == n:
+        return _williams(k), 1 if k % 2 == 0 else 2
+    if steps % (k - 1) == 0:
+        q = steps // (k - 1)
+        base = _search(k, n, lambda used, d: used[d] < q)
+        if base is not None:
+            return base, 1
+    if (2 * steps) % (k - 1) == 0:
+        q = 2 * steps // (k - 1)   # each residue q times over the row and its negation
+
+        def fits(used, d):
+            both = used[d] + used[k - d] if 2 * d != k else 2 * used[d]
+            return both + (2 if 2 * d == k else 1) <= q
+        base = _search(k, n, fits)
+        if base is not None:
+            return base, 2
+    return None
+
+
+def _even_base(k: int, n: int) -> list[int]:
+    """A base row whose differences are as even as one row allows (each residue used
+    ``floor`` or ``ceil`` of ``(n-1)/(k-1)`` times), else the cyclic row 0, 1, 2, ..."""
+    steps = n - 1
+    lo, hi = steps // (k - 1), -(-steps // (k - 1))
+    base = _search(k, n, lambda used, d: used[d] < hi,
+                   lambda used: min(used[1:]) >= lo)
+    return base if base is not None else [i % k for i in range(n)]
+
+
+def _search(k: int, n: int, fits, accept=None) -> list[int] | None:
+    """Depth-first search for a base row: starts at 0; each step adds a difference
+    ``d`` in 1..k-1 that ``fits(used, d)`` (``used``: differences so far); every
+    strategy at most ``ceil(n/k)`` times, in the end at least ``floor(n/k)``."""
+    most, least = -(-n // k), n // k
+    used = [0] * k
+    count = [0] * k
+    row = [0]
+    count[0] = 1
+    nodes = 0
+
+    def step() -> bool:
+        nonlocal nodes
+        nodes += 1
+        if nodes > SEARCH_NODES:
+            return False
+        if len(row) == n:
+            return min(count) >= least and (accept is None or accept(used))
+        # strategies still needing a seat must fit into the seats left
+        if sum(max(0, least - c) for c in count) > n - len(row):
+            return False
+        for d in range(1, k):
+            nxt = (row[-1] + d) % k
+            if count[nxt] >= most or not fits(used, d):
+                continue
+            used[d] += 1
+            count[nxt] += 1
+            row.append(nxt)
+            if step():
+                return True
+            row.pop()
+            count[nxt] -= 1
+            used[d] -= 1
+        return False
+
+    return list(row) if step() else None
+
+
+def positions(game: str, n_seats: int) -> tuple[tuple[int, ...], ...]:
+    """The design's positions of ``game``: the seats of each side where seats play in
+    fixed partnerships (bridge), else one seat each."""
+    if game in PARTNERSHIPS:
+        return PARTNERSHIPS[game]
+    return tuple((s,) for s in range(n_seats))
+
+
+def position_names(game: str, n_positions: int) -> tuple[str, ...]:
+    return POSITION_NAMES.get(game, tuple(f"seat {p}" for p in range(n_positions)))
+
+
+# -- the statistics --------------------------------------------------------------------
+
+def holm(p: Sequence[float]) -> list[float]:
+    """Holm's step-down adjustment of ``p`` (family-wise error over all of them)."""
+    m = len(p)
+    order = sorted(range(m), key=lambda i: p[i])
+    out = [0.0] * m
+    running = 0.0
+    for rank, i in enumerate(order):
+        running = max(running, min(1.0, (m - rank) * p[i]))
+        out[i] = running
+    return out
+
+
+def bootstrap_best(x: np.ndarray, replicates: int, seed: int) -> np.ndarray:
+    """Per column of ``x`` (matches x strategies): the share of bootstrap resamples of
+    the matches in which its mean is the highest (ties split)."""
+    n, k = x.shape
+    wins = np.zeros(k, dtype=np.float64)
+    if replicates < 1 or n == 0:
+        return wins
+    rng = np.random.default_rng([seed, 0x7A11])
+    batch = max(1, min(replicates, 4_000_000 // max(1, n * k)))
+    done = 0
+    while done < replicates:
+        b = min(batch, replicates - done)
+        idx = rng.integers(0, n, size=(b, n))
+        means = x[idx].mean(axis=1)                         # (b, k)
+        best = means == means.max(axis=1, keepdims=True)
+        wins += (best / best.sum(axis=1, keepdims=True)).sum(axis=0)
+        done += b
+    return wins / replicates
+
+
+# -- running ---------------------------------------------------------------------------
+
+@dataclass
+class Tournament:
+    """Result of :func:`tournament`.
+
+    ``frame``: one row per strategy, best first: ``rank, name, strategy`` (its canonical
+    label), for each metric (``score``, ``win``, then the game's other ``summary_metrics``,
+    e.g. bridge's ``imps_vs_par``) its mean per match with ``<metric>_lo/_hi`` (95%,
+    clustered by match), ``p_best`` (bootstrap share of resamples it leads), ``matches``.
+    ``differences``: one row per pair and metric: ``first, second`` (first ranked above
+    second), ``metric``, ``diff`` (first minus second, paired by match), ``ci_low,
+    ci_high``, ``p_value`` (paired t), ``p_holm`` (Holm-adjusted over the pairs), ``n``.
+    ``per_match``: per metric, the matches x strategies array behind both.
+    """
+
+    game: str
+    names: list[str]
+    design: Design
+    metric: str
+    frame: pd.DataFrame
+    differences: pd.DataFrame
+    leader: str
+    p_best: float
+    provenance: dict[str, Any]
+    per_match: dict[str, np.ndarray] = field(repr=False, default_factory=dict)
+    out: Path | None = None
+
+    def lineup_names(self) -> list[list[str]]:
+        return [[self.names[a] for a in row] for row in self.design.lineups]
+
+    def to_json(self) -> dict[str, Any]:
+        return _clean({"game": self.game, "metric": self.metric, "leader": self.leader,
+                       "p_best": self.p_best, "provenance": self.provenance,
+                       "strategies": self.frame.to_dict(orient="records"),
+                       "differences": self.differences.to_dict(orient="records")})
+
+
+def _clean(obj):
+    """JSON-safe: NaN -> None, numpy scalars -> Python."""
+    if isinstance(obj, dict):
+        return {k: _clean(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [_clean(v) for v in obj]
+    if isinstance(obj, np.generic):
+        obj = obj.item()
+    if isinstance(obj, float) and not math.isfinite(obj):
+        return None
+    return obj
+
+
+def distinct_names(labels: Sequence[str]) -> list[str]:
+    """A label seen before gets ``#2``, ``#3``, ... (the same strategy entered twice)."""
+    seen: dict[str, int] = {}
+    out = []
+    for label in labels:
+        seen[label] = seen.get(label, 0) + 1
+        out.append(label if seen[label] == 1 else f"{label} #{seen[label]}")
+    return out
+
+
+class _Accumulate:
+    """Sink of one lineup: adds each strategy's per-match sums over the seats it holds."""
+
+    def __init__(self, sums: dict[str, np.ndarray], seat_strategy: np.ndarray, bar=None):
+        self.sums = sums
+        self.seat_strategy = seat_strategy
+        self.bar = bar
+
+    def add(self, start: int, tables) -> None:
+        seats = tables["seats"]
+        n_seats = len(self.seat_strategy)
+        count = len(seats["match"]) // n_seats
+        for metric, sums in self.sums.items():
+            values = np.asarray(seats[metric], dtype=np.float64).reshape(count, n_seats)
+            for s, a in enumerate(self.seat_strategy):  # seat order: the same in any chunking
+                sums[start:start + count, a] += values[:, s]
+        if self.bar is not None:
+            self.bar.update(count)
+
+
+class _LineupParquet:
+    """One Parquet file of every lineup's ``seats`` table, with columns ``match, lineup,
+    seat, strategy`` (the tournament's name of the strategy in that seat) first."""
+
+    def __init__(self, path: str | Path, names: list[str], provenance: dict[str, Any]):
+        import json
+
+        from sim.sinks import PROVENANCE_KEY
+        self.path = Path(path)
+        self.names = names
+        self.metadata = {PROVENANCE_KEY: json.dumps(_clean(provenance)).encode()}
+        self.writer = None
+        self.lineup = 0
+        self.seat_strategy = np.zeros(0, dtype=np.int32)
+
+    def add(self, start: int, tables) -> None:
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+
+        from sim.sinks import to_arrow
+        table = to_arrow(tables["seats"])
+        seat = np.asarray(tables["seats"]["seat"]).astype(np.int64)
+        table = table.add_column(1, "lineup", pa.array(np.full(len(seat), self.lineup,
+                                                                dtype=np.int32)))
+        at = table.schema.get_field_index("seat") + 1
+        table = table.add_column(at, "strategy", pa.DictionaryArray.from_arrays(
+            self.seat_strategy[seat].astype(np.int32), self.names))
+        if self.writer is None:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self.writer = pq.ParquetWriter(self.path, table.schema.with_metadata(self.metadata),
+                                           compression="zstd")
+        self.writer.write_table(table.cast(self.writer.schema))
+
+    def close(self) -> None:
+        if self.writer is not None:
+            self.writer.close()
+            self.writer = None
+
+
+def tournament(game: str, strategies: Sequence[str], n: int | None = None, *, seed: int = 0,
+               rules: Mapping[str, Any] | None = None, rules_file: str | None = None,
+               out: str | Path | None = None, balance: str = "after",
+               chunk_size: int = runner.DEFAULT_CHUNK, threads: int | None = None,
+               progress: bool | None = False, boards: str | Path | None = None,
+               bootstrap: int = DEFAULT_BOOTSTRAP) -> Tournament:
+    """Play matches ``0..n-1`` of ``seed`` once per lineup of :func:`design` over
+    ``strategies`` (``NAME[:param=value,...]``; the same one twice is allowed and gets
+    ``#2``), and compare the strategies paired by match.
+
+    ``n``: matches per lineup (the same matches in every lineup; default the game's
+    ``default_n``). Ranked by the game's ``objective`` (``win`` for vybory, whose scores
+    are not zero-sum; else ``score``); both are reported. ``out``: every lineup's
+    ``seats`` table in one Parquet file, with the provenance (design included) in its
+    metadata. ``boards``: play the boards of a file instead of dealing (bridge: PBN).
+    """
+    g = get_game(game)
+    if isinstance(strategies, str):
+        strategies = strategies.split()
+    strategies = list(strategies or [])
+    if len(strategies) < 2:
+        raise BidlabError(f"a tournament needs at least two strategies to compare, got "
+                          f"{len(strategies)}" + (f" ({strategies[0]})" if strategies else "")
+                          + "; e.g. `bidlab tournament GAME A B` (the same one twice "
+                          "measures the noise)")
+    deals = import_deals(game, boards) if boards is not None else None
+    if n is None:
+        n = g.default_n if deals is None else deals.shape[0]
+    if n < 1:
+        raise BidlabError(f"-n {n}: give at least 1 match per lineup")
+    if deals is not None and n > deals.shape[0]:
+        raise BidlabError(f"-n {n}: {boards} holds only {deals.shape[0]} boards")
+    if seed < 0 or seed >= 2 ** 64:
+        raise BidlabError(f"--seed {seed}: give a whole number in 0..2**64-1")
+    runner.check_chunk_size(chunk_size)
+    r = make_rules(game, rules, rules_file)
+    gs = strategies_.for_game(game)
+    parsed = [gs.parse(spec) for spec in strategies]
+    names = distinct_names([s.label for s in parsed])
+    n_seats = g.n_seats(r)
+    seats_of = positions(game, n_seats)
+    d = design(len(parsed), len(seats_of), balance)
+    position_of = np.zeros(n_seats, dtype=np.int64)
+    for p, seats in enumerate(seats_of):
+        position_of[list(seats)] = p
+    metric = g.objective if g.objective in METRICS else "score"
+    metrics = METRICS + tuple(m for m in g.summary_metrics if m not in METRICS)
+    provenance = {"command": "tournament", "game": game, "rules": r.to_json(),
+                  "strategies": [{"name": name, "label": s.label, "spec": spec, **s.to_json()}
+                                 for name, s, spec in zip(names, parsed, strategies)],
+                  "design": d.to_json(), "positions": [list(s) for s in seats_of],
+                  "lineups": [[names[row[p]] for p in position_of] for row in d.lineups],
+                  "seed": seed, "n": n, "objective": metric, "version": runner.version()}
+    if deals is not None:
+        provenance["boards"] = _deals_provenance(boards, deals[:n])
+    from tqdm.auto import tqdm
+
+    sums = {m: np.zeros((n, d.k), dtype=np.float64) for m in metrics}
+    appearances = np.zeros(d.k, dtype=np.int64)
+    writer = _LineupParquet(out, names, provenance) if out is not None else None
+    bar = tqdm(total=n * len(d.lineups), unit="match", unit_scale=True, leave=False,
+               disable=None if progress is None else not progress, dynamic_ncols=True)
+    t0 = time.perf_counter()
+    try:
+        for i, row in enumerate(d.lineups):
+            bar.set_description(f"{game} lineup {i + 1}/{len(d.lineups)}")
+            seat_strategy = np.array([row[p] for p in position_of], dtype=np.int64)
+            np.add.at(appearances, seat_strategy, 1)
+            seats = strategies_.SeatAssignment(tuple(parsed[a] for a in seat_strategy))
+            job = make_job(game, r, seats, seed, n, deals=None if deals is None else deals[:n])
+            sinks: list = [_Accumulate(sums, seat_strategy, bar)]
+            if writer is not None:
+                writer.lineup, writer.seat_strategy = i, seat_strategy
+                sinks.append(writer)
+            runner.run(job, sinks, chunk_size=chunk_size, threads=threads, progress=False)
+    finally:
+        bar.close()
+        if writer is not None:
+            writer.close()
+    provenance["seconds"] = round(time.perf_counter() - t0, 3)
+    per_match = {m: s / appearances for m, s in sums.items()}
+    return summarize(game, names, [s.label for s in parsed], d, per_match, metric, provenance,
+                     bootstrap, seed, Path(out) if out is not None else None)
+
+
+def summarize(game: str, names: list[str], labels: list[str], d: Design,
+              per_match: dict[str, np.ndarray], metric: str, provenance: dict[str, Any],
+              bootstrap: int = DEFAULT_BOOTSTRAP, seed: int = 0,
+              out: Path | None = None) -> Tournament:
+    """The tournament's tables from the per-match values (matches x strategies per
+    metric): intervals clustered by match, paired differences with Holm's adjustment, and
+    the bootstrap probability that each strategy is best (by ``metric``)."""
+    x = per_match[metric]
+    n = x.shape[0]
+    means = [math.fsum(x[:, a]) / n for a in range(d.k)]
+    order = sorted(range(d.k), key=lambda a: -means[a])   # stable: ties keep the given order
+    p_best = bootstrap_best(x, bootstrap, seed)
+    rows = []
+    for rank, a in enumerate(order, 1):
+        row: dict[str, Any] = {"rank": rank, "name": names[a], "strategy": labels[a],
+                               "matches": n}
+        for m in per_match:
+            mean, lo, hi = mean_ci(per_match[m][:, a])
+            row.update({m: mean, f"{m}_lo": lo, f"{m}_hi": hi})
+        row["p_best"] = float(p_best[a])
+        rows.append(row)
+    diffs = []
+    for m in (metric, *[m for m in per_match if m != metric]):
+        part = []
+        for i, a in enumerate(order):
+            for b in order[i + 1:]:
+                dd = paired_difference(per_match[m][:, b], per_match[m][:, a])
+                part.append({"first": names[a], "second": names[b], "metric": m, **dd})
+        for row, p in zip(part, holm([q["p_value"] for q in part])):
+            row["p_holm"] = p
+        diffs += part
+    columns = ["first", "second", "metric", "diff", "ci_low", "ci_high", "p_value", "p_holm",
+               "n"]
+    differences = pd.DataFrame(diffs, columns=columns)[columns]
+    return Tournament(game, names, d, metric, pd.DataFrame(rows), differences,
+                      names[order[0]], float(p_best[order[0]]), provenance, per_match, out)
