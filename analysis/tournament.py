@@ -45,11 +45,6 @@ METRICS = ("score", "win")
 METRIC_TITLES = {"score": "match score", "win": "win share"}
 DEFAULT_BOOTSTRAP = 1000
 
-PARTNERSHIPS: dict[str, tuple[tuple[int, ...], ...]] = {"bridge": ((0, 2), (1, 3))}
-"""Games whose seats play in fixed partnerships: the seats of each side, which hold one
-strategy between them (a position of the design)."""
-POSITION_NAMES: dict[str, tuple[str, ...]] = {"bridge": ("NS", "EW")}
-
 SEARCH_NODES = 200_000
 """Most steps one search for a design's base row may take before giving up on it."""
 
@@ -245,14 +240,17 @@ def _search(k: int, n: int, fits, accept=None) -> list[int] | None:
 
 def positions(game: str, n_seats: int) -> tuple[tuple[int, ...], ...]:
     """The design's positions of ``game``: the seats of each side where seats play in
-    fixed partnerships (bridge), else one seat each."""
-    if game in PARTNERSHIPS:
-        return PARTNERSHIPS[game]
+    fixed partnerships (``Game.sides``: bridge), else one seat each."""
+    sides = get_game(game).sides
+    if sides:
+        return tuple(seats for _, seats in sides)
     return tuple((s,) for s in range(n_seats))
 
 
 def position_names(game: str, n_positions: int) -> tuple[str, ...]:
-    return POSITION_NAMES.get(game, tuple(f"seat {p}" for p in range(n_positions)))
+    sides = get_game(game).sides
+    return tuple(name for name, _ in sides) if sides else tuple(f"seat {p}"
+                                                              for p in range(n_positions))
 
 
 # -- the statistics --------------------------------------------------------------------

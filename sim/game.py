@@ -136,6 +136,10 @@ class Game:
     same in both); None where the game has no such pair yet."""
     blind: str = "passive"
     """A strategy whose actions tell nothing of its cards (fpsb: ``linear:a=0``)."""
+    sides: tuple[tuple[str, tuple[int, ...]], ...] = ()
+    """Fixed partnerships, as (name, seats) (bridge: NS 0 and 2, EW 1 and 3): a
+    tournament seats one strategy per side; empty where every seat plays for itself
+    (vybory's partners change every deal)."""
     objective: str = "score"
     """The ``seats`` column the optimisers maximise (``bidlab optimize``): the match score,
     or ``win`` where a seat's score can rise without beating anyone (vybory: the pairs'

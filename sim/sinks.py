@@ -108,8 +108,6 @@ class ParquetSink:
         self.matches = 0
 
     def add(self, start: int, tables: dict[str, Columns]) -> None:
-        match = tables["seats"]["match"]
-        self.matches += int(match[-1]) - start + 1 if len(match) else 0
         for name, path in self.paths.items():
             table = to_arrow(tables[name], self.labels if name == "seats" else None)
             writer = self._writers.get(name)
@@ -118,6 +116,8 @@ class ParquetSink:
                 schema = table.schema.with_metadata(self.metadata)
                 writer = self._writers[name] = pq.ParquetWriter(path, schema, compression="zstd")
             writer.write_table(table.cast(writer.schema))
+        match = tables["seats"]["match"]
+        self.matches += int(match[-1]) - start + 1 if len(match) else 0
 
     def close(self, complete: bool = True) -> None:
         status = {STATUS_KEY: json.dumps({"complete": complete, "matches": self.matches}).encode()}

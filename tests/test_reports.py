@@ -160,7 +160,9 @@ def test_readings_come_from_the_numbers(report):
     assert W.estimate(best["mean"], best["ci_low"], best["ci_high"],
                       unit=" points per match") in text
     sp = pd.read_parquet(report.out / "data" / "fpsb_self_play.parquet")
-    assert f"ends at a = {sp['param_a'].iloc[-1]:.3f}" in text
+    least = sp[sp["exploitability"] == sp["exploitability"].min()].iloc[-1]  # ties: the later
+    assert (f"the least exploitable profile is a = {least['param_a']:.3f} "
+            f"(iteration {int(least['iteration'])})") in text
     tuning = pd.read_parquet(report.out / "data" / "auktsion_tuning.parquet")
     best = tuning.loc[tuning["mean"].idxmax()]
     assert f"aggression = {best['aggression']:g}" in text

@@ -30,17 +30,20 @@ def equilibrium_section(ctx) -> Section:
     hist = D.flat_history(res.history)
     stem = ctx.keep("self_play", hist)
     final = float(res.params["a"])
-    e0, e_last = float(hist["exploitability"].iloc[0]), float(hist["exploitability"].iloc[-1])
+    chosen = int(res.exploitability["iteration"])
+    e0, e_best = float(hist["exploitability"].iloc[0]), float(res.exploitability["estimate"])
     s.text(f"Every bidder bids a x its value. Starting from a = {START} in every seat, each "
            f"step replaces the profile by the best response to it (SciPy's bounded scalar "
            f"optimiser on {n:,} matches with common random numbers, Steffensen extrapolation "
-           f"every other step). Exploitability is what a best responder gains over the "
-           f"profile's own score against it; it is 0 at an equilibrium.")
+           f"every other step). Exploitability is what a best responder, tuned on those "
+           f"matches and scored on {n:,} fresh ones, gains over the profile's own score "
+           f"against it; it is 0 at an equilibrium. Self-play keeps the least exploitable "
+           f"profile it finds, which need not be the last.")
     s.reading(W.sentence(
-        f"self-play from a = {START} ends at a = {final:.3f} after {steps} steps, "
-        f"{abs(final - target):.3f} from the theoretical equilibrium (n - 1)/n = {target:.3f} for "
-        f"{players} bidders, and the profile's exploitability falls from {e0:.2g} to "
-        f"{e_last:.2g} {ctx.spec.score_unit} per match"))
+        f"after {steps} steps from a = {START}, the least exploitable profile is a = "
+        f"{final:.3f} (iteration {chosen}), {abs(final - target):.3f} from the theoretical "
+        f"equilibrium (n - 1)/n = {target:.3f} for {players} bidders; its exploitability is "
+        f"{e_best:.2g} {ctx.spec.score_unit} per match, against {e0:.2g} at the start"))
     shown = pd.DataFrame({
         "iteration": hist["iteration"].astype(str),
         "profile a": hist["param_a"].map(lambda v: f"{v:.4f}"),

@@ -31,4 +31,5 @@ GAME = game_package(
                         for k in ("passed_out", "partscore", "game", "slam", "grand"))
     + (("doubled contracts: all", "doubled_any", "one"),),
     boards=BoardFiles(read=read_deals, writer=PbnWriter, text=trace_pbn),
+    sides=(("NS", (0, 2)), ("EW", (1, 3))),
 )
