@@ -46,6 +46,7 @@ from sim.errors import IllegalActionError
 from sim.games.pitch import obs as O
 from sim.games.pitch.rules import make as make_rules
 from sim.pyrng import Stream
+from sim.pytricks import count, draw_card, highest, lowest, random_card, suit_cards
 from sim.reference import Ports, PythonPolicy, ReferenceMatch, Seat
 from sim.rules import Rules
 
@@ -62,23 +63,7 @@ GAME_POINTS = (0, 0, 0, 0, 0, 0, 0, 0, 10, 1, 2, 3, 4)
 POINT_NAMES = ("high", "low", "jack", "joker", "game")
 GREEDY_RISK, GREEDY_PULL = 10, 0
 
-# -- card sets (port of sim/tricks.py) ------------------------------------------------
-
-
-def count(m: int) -> int:
-    return bin(m).count("1")
-
-
-def lowest(m: int) -> int:
-    return (m & -m).bit_length() - 1 if m else -1
-
-
-def highest(m: int) -> int:
-    return m.bit_length() - 1 if m else -1
-
-
-def suit_cards(suit: int) -> int:
-    return SUIT_BITS << (13 * suit)
+# -- trick rules (port of sim/tricks.py; the card-set helpers are in sim/pytricks.py) ----
 
 
 def trump_cards(trump: int) -> int:
@@ -184,29 +169,6 @@ def void_cards(voids: int, trump: int) -> int:
         if voids & (1 << s):
             m |= led_cards(s, trump) if trump >= 0 else suit_cards(s)
     return m
-
-
-def nth_card(mask: int, i: int) -> int:
-    for _ in range(i):
-        mask &= mask - 1
-    return lowest(mask)
-
-
-def random_card(rng: Stream, mask: int) -> int:
-    return nth_card(mask, rng.below(count(mask)))
-
-
-def draw_card(rng: Stream, mask: int) -> int:
-    k = count(mask)
-    if k < 16:
-        return nth_card(mask, rng.below(k))
-    while True:
-        x = rng.next_u64()
-        for _ in range(10):
-            c = x & 63
-            if mask >> c & 1:
-                return c
-            x >>= 6
 
 
 def game_count(m: int) -> int:

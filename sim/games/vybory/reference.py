@@ -58,6 +58,7 @@ from sim.games.vybory import obs as O
 from sim.games.vybory.rules import HAND, MAX_CALLS, N_TYPES, PLAYERS, TRICKS
 from sim.games.vybory.rules import make as make_rules
 from sim.pyrng import Stream
+from sim.pytricks import count, draw_card, highest, lowest, nth_card, random_card, suit_cards
 from sim.reference import Ports, PythonPolicy, ReferenceMatch, Seat
 from sim.rules import Rules
 
@@ -69,23 +70,7 @@ ALL_TYPES = ((1 << (N_TYPES + 1)) - 1) & ~1
 """Types 1..8 as a bit set (bit ``t`` for type ``t``)."""
 RESULTS = {1: "win", -1: "loss", 0: "draw"}
 
-# -- card sets (port of sim/tricks.py, no joker, follow suit) --------------------------
-
-
-def count(m: int) -> int:
-    return m.bit_count()
-
-
-def lowest(m: int) -> int:
-    return (m & -m).bit_length() - 1 if m else -1
-
-
-def highest(m: int) -> int:
-    return m.bit_length() - 1 if m else -1
-
-
-def suit_cards(suit: int) -> int:
-    return SUIT_BITS << (13 * suit)
+# -- trick rules (port of sim/tricks.py: no joker, follow suit; sets in sim/pytricks.py) -
 
 
 def legal(hand: int, led: int) -> int:
@@ -120,29 +105,6 @@ def void_cards(voids: int) -> int:
         if voids & (1 << s):
             m |= suit_cards(s)
     return m
-
-
-def nth_card(mask: int, i: int) -> int:
-    for _ in range(i):
-        mask &= mask - 1
-    return lowest(mask)
-
-
-def random_card(rng: Stream, mask: int) -> int:
-    return nth_card(mask, rng.below(count(mask)))
-
-
-def draw_card(rng: Stream, mask: int) -> int:
-    k = count(mask)
-    if k < 16:
-        return nth_card(mask, rng.below(k))
-    while True:
-        x = rng.next_u64()
-        for _ in range(10):
-            c = x & 63
-            if mask >> c & 1:
-                return c
-            x >>= 6
 
 
 def _better(card: int, low: bool) -> int:
