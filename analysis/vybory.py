@@ -18,6 +18,7 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
+from analysis.summary import wilson_interval
 from sim.games.vybory import core as C
 
 SUITS = "CDHS"
@@ -93,9 +94,12 @@ def bucket(values: pd.Series | np.ndarray, feature: str) -> pd.Series:
 
 # -- ratio estimates clustered by tour ------------------------------------------------
 
-def ratio_ci(y: np.ndarray, n: np.ndarray, level: float = 0.95) -> tuple[float, float, float]:
+def ratio_ci(y: np.ndarray, n: np.ndarray, level: float = 0.95,
+             proportion: bool = False) -> tuple[float, float, float]:
     """``sum(y) / sum(n)`` over clusters (tours) with a Student-t interval from the
-    linearisation ``z_i = y_i - r n_i`` (one value per cluster, zeros included)."""
+    linearisation ``z_i = y_i - r n_i`` (one value per cluster, zeros included). A
+    ``proportion`` seen at 0 (or 1) everywhere gets a Wilson interval over the clusters
+    that hold a unit, not the empty interval of a zero spread."""
     from scipy.special import stdtrit
 
     y, n = np.asarray(y, np.float64), np.asarray(n, np.float64)
@@ -109,6 +113,9 @@ def ratio_ci(y: np.ndarray, n: np.ndarray, level: float = 0.95) -> tuple[float, 
     z = y - r * n
     se = math.sqrt(g / (g - 1) * float((z * z).sum())) / total
     if not se > 1e-12 * max(1.0, abs(r)):
+        if proportion:
+            lo, hi = wilson_interval(r * int((n > 0).sum()), int((n > 0).sum()), level)
+            return r, 0.0 if r == 0 else lo, 1.0 if r == 1 else hi
         return r, r, r
     half = float(stdtrit(g - 1, 0.5 + level / 2)) * se
     return r, r - half, r + half
@@ -221,10 +228,11 @@ def contract_types(deals: pd.DataFrame, type_set: str = "standard") -> pd.DataFr
         ys, _ = _cluster_sums(part, None, clusters, "match")
         row = {"code": code, "contract": names[code - 1], "deals": len(part),
                "tours": int((ys > 0).sum())}
-        row["share"], row["share_lo"], row["share_hi"] = ratio_ci(ys, all_n)
+        row["share"], row["share_lo"], row["share_hi"] = ratio_ci(ys, all_n, proportion=True)
         for value in ("win", "draw", "margin", "calls"):
             y, n = _cluster_sums(part, value, clusters, "match")
-            row[value], row[f"{value}_lo"], row[f"{value}_hi"] = ratio_ci(y, n)
+            row[value], row[f"{value}_lo"], row[f"{value}_hi"] = ratio_ci(
+                y, n, proportion=value in ("win", "draw"))
         rows.append(row)
     return pd.DataFrame(rows)
 
@@ -258,7 +266,7 @@ def election_lengths(deals: pd.DataFrame) -> pd.DataFrame:
         part = d[d["calls"] == calls]
         ys, _ = _cluster_sums(part, None, clusters, "match")
         row = {"calls": int(calls), "deals": len(part)}
-        row["share"], row["share_lo"], row["share_hi"] = ratio_ci(ys, all_n)
+        row["share"], row["share_lo"], row["share_hi"] = ratio_ci(ys, all_n, proportion=True)
         for value in ("win", "margin"):
             y, n = _cluster_sums(part, value, clusters, "match")
             row[value], row[f"{value}_lo"], row[f"{value}_hi"] = ratio_ci(y, n)
