@@ -615,7 +615,7 @@ SPEC = GameSpec(
                                        "the win shares"),
     ),
     variant_share=0.5,
-    tuning=Tuning("expected", "partner", (1.0, 2.0, 3.25, 4.5, 5.5, 6.5), share=0.25,
+    tuning=Tuning("expected", "partner", (0.0, 0.3, 1.0, 2.0, 3.25, 5.0), share=0.25,
                   question="How many tricks should an expected announcer count on from its "
                            "partner when it values a type, when the others play the default?"),
     situations=situations,
