@@ -27,7 +27,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from analysis.runs import StrategySpec, make_rules, policy_arrays, seat_strategies
+from analysis.runs import StrategySpec, check_seed, make_rules, policy_arrays, seat_strategies
 from analysis.stats import mean_ci, paired_difference
 from sim.errors import BidlabError
 from sim.games import get_game
@@ -119,6 +119,7 @@ def bid_ev(game: str, situation: Mapping[str, Any], *, rollouts: int | None = No
         rollouts = g.bidev_rollouts
     if rollouts < 2:
         raise BidlabError(f"--rollouts {rollouts}: give at least 2 rollouts")
+    check_seed(seed)
     r = make_rules(game, rules)
     seats = seat_strategies(game, r, strategies)
     out = g.rollouts(r, policy_arrays(game, seats), seats.labels, dict(situation),

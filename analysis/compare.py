@@ -10,7 +10,7 @@ from typing import Any
 
 import pandas as pd
 
-from analysis.runs import StrategySpec, simulate
+from analysis.runs import StrategySpec, check_seed, make_rules, simulate
 from analysis.stats import paired_difference, per_match
 from sim.errors import BidlabError
 from sim.games import get_game
@@ -57,6 +57,11 @@ def compare(game: str, variants: list[str | Mapping[str, Any]], n: int, *, seed:
     if len(named) < 2:
         raise BidlabError("give at least two different variants to compare")
     g = get_game(game)
+    if n < 1:
+        raise BidlabError(f"-n {n}: give at least 1 match per variant")
+    check_seed(seed)
+    for overrides in named.values():  # every variant's rules are checked before any is played
+        make_rules(game, {**(rules or {}), **overrides})
     metrics = metrics or g.summary_metrics
     runs = {}
     for label, overrides in named.items():

@@ -46,8 +46,21 @@ def policy_arrays(game: str, seats: strategies_.SeatAssignment) -> runner.Polici
     return {d: (seats.ids(d), seats.params(d)) for d in strategies_.for_game(game).decisions}
 
 
+def check_seed(seed: int) -> int:
+    """A seed is a whole number in ``0..2**64-1`` (the kernels' counter-based streams)."""
+    import operator
+    try:
+        value = operator.index(seed)
+    except TypeError:
+        value = -1
+    if not 0 <= value < 2 ** 64:
+        raise BidlabError(f"--seed {seed}: give a whole number in 0..2**64-1")
+    return seed
+
+
 def make_job(game: str, rules: Rules, seats: strategies_.SeatAssignment, seed: int, n: int,
              detail: bool = False, deals=None) -> runner.Job:
+    check_seed(seed)
     return runner.Job(game, rules.to_json(), policy_arrays(game, seats), seats.labels, seed, n,
                       detail, deals)
 
@@ -61,7 +74,18 @@ def import_deals(game: str, path: str | Path):
         able = [name for name, other in all_games().items() if other.boards is not None]
         raise BidlabError(f"--boards: {game} deals its own boards; games that import boards "
                           f"from a file: {', '.join(able) or 'none'}")
+    check_boards_file(path)
     return g.boards.read(path)
+
+
+def check_boards_file(path: str | Path) -> Path:
+    """``--boards`` names a readable file (a folder or a missing file: one error)."""
+    p, what = Path(path), "give a PBN file of boards, e.g. --boards hands.pbn"
+    if p.is_dir():
+        raise BidlabError(f"--boards {str(path)!r} is a folder; {what}")
+    if not p.exists():
+        raise BidlabError(f"--boards {str(path)!r}: no such file; {what}")
+    return p
 
 
 def _deals_provenance(path, deals) -> dict[str, Any]:
@@ -135,8 +159,8 @@ def simulate(game: str, n: int | None = None, *, seed: int = 0,
         raise BidlabError(f"-n {n}: give at least 1 match")
     if deals is not None and n > deals.shape[0]:
         raise BidlabError(f"-n {n}: {boards} holds only {deals.shape[0]} boards")
-    if seed < 0 or seed >= 2 ** 64:
-        raise BidlabError(f"--seed {seed}: give a whole number in 0..2**64-1")
+    check_seed(seed)
+    runner.check_options(chunk_size, threads, workers, scheduler)
     if pbn is not None and g.boards is None:
         raise BidlabError(f"--pbn: {game} has no board file format (bridge writes PBN)")
     if out is not None:
@@ -202,6 +226,7 @@ def trace(game: str, *, seed: int = 0, index: int = 0, rules: Mapping[str, Any] 
     ``boards``: the file :func:`simulate` played (``index`` selects its board, from 0)."""
     if index < 0:
         raise BidlabError(f"--index {index}: match indices start at 0")
+    check_seed(seed)
     g = get_game(game)
     r = make_rules(game, rules, rules_file)
     seats = seat_strategies(game, r, strategies)

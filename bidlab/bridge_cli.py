@@ -71,6 +71,14 @@ def cmd_bridge(args) -> None:
     if args.boards and args.tool not in ("team", "pairs"):
         raise BidlabError(f"--boards: bridge {args.tool} deals its own boards; team and pairs "
                           f"play the boards of a PBN file")
+    from analysis.runs import check_boards_file, check_seed
+    check_seed(args.seed)
+    if args.boards:
+        check_boards_file(args.boards)
+    if args.n is not None and args.n < 1:
+        raise BidlabError(f"-n {args.n}: give at least 1 board")
+    if args.tool == "best" and not 0 <= args.seat <= 3:
+        raise BidlabError(f"--seat {args.seat}: the declarer seat is 0..3 (0 N, 1 E, 2 S, 3 W)")
     progress = False if args.no_progress else None
     if args.tool == "team":
         _bridge_team(args, progress)

@@ -321,6 +321,10 @@ def _default_n(game: str) -> int:
 
 def cmd_simulate(args) -> None:
     from bidlab import api
+    from sim.errors import BidlabError
+    if args.detail and not args.out:
+        raise BidlabError("--detail without --out: it only adds the game's other tables as "
+                          "files next to --out PATH.parquet; give --out too, or leave out --detail")
     try:
         run = api.simulate(args.game, args.n, seed=args.seed, rules=_rules(args),
                            rules_file=args.rules, strategies=args.strategy, out=args.out,
@@ -421,13 +425,14 @@ def _situations_help() -> str:
 
 def cmd_bid_ev(args) -> None:
     from analysis.bidev import bid_ev
-    from sim.rules import parse_assignments
+    from sim.rules import load_rules_file, parse_assignments
     situation = parse_assignments(args.state, what="--state")
     situation["hand"] = args.hand
     if args.seat is not None:
         situation["seat"] = args.seat
+    rules = {**(load_rules_file(args.rules) if args.rules else {}), **_rules(args)}
     result = bid_ev(args.game, situation, rollouts=args.rollouts, seed=args.seed,
-                    rules=_rules(args), strategies=args.strategy, candidates=args.candidates)
+                    rules=rules, strategies=args.strategy, candidates=args.candidates)
     if args.json:
         print(json.dumps(result.to_json(), indent=1))
         return
@@ -626,6 +631,8 @@ def _add_tournament_parser(sub) -> None:
 
 def cmd_tournament(args) -> None:
     from bidlab import api
+    from sim.runner import check_options
+    check_options(args.chunk_size, args.threads)
     try:
         result = api.tournament(args.game, args.strategies, args.n, seed=args.seed,
                                 rules=_rules(args), rules_file=args.rules, out=args.out,
@@ -785,4 +792,11 @@ def main(argv: list[str] | None = None) -> int:
         # stdout at /dev/null so that the interpreter's final flush stays quiet.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
+    except OSError as e:
+        # A bad environment (a file that cannot be read or written, a full disk, no
+        # network): one line naming what failed, never a traceback.
+        where = f" {e.filename!r}" if getattr(e, "filename", None) else ""
+        why = e.strerror or " ".join(str(e).split()) or type(e).__name__
+        print(f"bidlab {args.command}: error:{where} {why}", file=sys.stderr)
+        return 2
     return 0

@@ -56,8 +56,8 @@ def _bound(b: Bound, known: Mapping[str, Any]):
     return b(known) if callable(b) else b
 
 
-_TRUE = {"true", "yes", "on", "1"}
-_FALSE = {"false", "no", "off", "0"}
+_TRUE = ("true", "yes", "on", "1")
+_FALSE = ("false", "no", "off", "0")
 
 
 def _convert(key: RuleKey, value: Any, game: str, known: Mapping[str, Any]) -> Any:
@@ -68,9 +68,10 @@ def _convert(key: RuleKey, value: Any, game: str, known: Mapping[str, Any]) -> A
     if key.kind == "bool":
         if isinstance(value, bool):
             return value
-        if isinstance(value, str) and value.strip().lower() in _TRUE | _FALSE:
+        if isinstance(value, str) and value.strip().lower() in _TRUE + _FALSE:
             return value.strip().lower() in _TRUE
-        raise bad("expected true or false")
+        raise bad(f"expected true or false, written {', '.join(_TRUE)} (true) or "
+                  f"{', '.join(_FALSE)} (false)")
     if key.kind == "choice":
         text = str(value).strip().lower()
         if text not in key.choices:
@@ -199,12 +200,28 @@ def parse_assignments(items: list[str] | None, what: str = "--rule") -> dict[str
 
 
 def load_rules_file(path: str) -> dict[str, Any]:
-    """Rule overrides from a TOML file of ``key = value`` lines."""
+    """Rule overrides from a TOML file of ``key = value`` lines (or a ``[rules]`` table);
+    a missing, unreadable or malformed file is one :class:`RuleError` naming it."""
+    what = "give a TOML file of key = value lines, e.g. players = 3"
     try:
         with open(path, "rb") as f:
             data = tomllib.load(f)
     except FileNotFoundError:
-        raise RuleError(f"rules file {path!r} does not exist") from None
+        raise RuleError(f"--rules {str(path)!r}: no such file; {what}") from None
+    except IsADirectoryError:
+        raise RuleError(f"--rules {str(path)!r} is a folder; {what}") from None
+    except PermissionError:
+        raise RuleError(f"--rules {str(path)!r}: permission denied (cannot read it); "
+                        f"{what}") from None
+    except OSError as e:
+        raise RuleError(f"--rules {str(path)!r}: cannot read it ({e.strerror or e}); "
+                        f"{what}") from None
+    except UnicodeDecodeError:
+        raise RuleError(f"--rules {str(path)!r} is not a text file; {what}") from None
     except tomllib.TOMLDecodeError as e:
-        raise RuleError(f"rules file {path!r} is not valid TOML: {e}") from None
-    return dict(data.get("rules", data))
+        raise RuleError(f"--rules {str(path)!r} is not valid TOML ({e}); {what}") from None
+    rules = data.get("rules", data)
+    if not isinstance(rules, dict):
+        raise RuleError(f"--rules {str(path)!r}: 'rules' must be a table of key = value "
+                        f"lines, not {rules!r}")
+    return dict(rules)

@@ -76,9 +76,54 @@ def play_chunk(job: Job, start: int, count: int, threads: int | None = None
 
 def check_chunk_size(chunk_size: int) -> int:
     if chunk_size <= 0 or chunk_size % BLOCK:
-        raise BidlabError(f"chunk size {chunk_size} is not allowed: use a positive multiple of "
-                          f"{BLOCK} (so summaries are identical in every chunking)")
+        raise BidlabError(f"--chunk-size {chunk_size} is not allowed: use a positive multiple of "
+                          f"{BLOCK}, e.g. {DEFAULT_CHUNK} (so summaries are identical in every "
+                          f"chunking)")
     return chunk_size
+
+
+def check_threads(threads: int | None, local: bool = True) -> int | None:
+    """``threads`` is at least 1 and, where they run on this machine (``local``), at most
+    numba's limit here (``NUMBA_NUM_THREADS``, by default the number of cores)."""
+    limit = numba.config.NUMBA_NUM_THREADS
+    if threads is not None and (threads < 1 or (local and threads > limit)):
+        raise BidlabError(f"--threads {threads}: allowed 1..{limit} (at least 1; numba runs at "
+                          f"most NUMBA_NUM_THREADS={limit} threads on this machine)")
+    return threads
+
+
+_SCHEMES = ("tcp", "tls", "ws", "wss", "ucx", "inproc")
+
+
+def check_scheduler(address: str) -> str:
+    """A Dask scheduler address of the form ``tcp://host:port`` or ``host:port``, checked
+    before any connection is tried."""
+    text = str(address).strip()
+    scheme, sep, rest = text.rpartition("://")
+    if scheme == "inproc" and rest:
+        return text
+    host, colon, port = rest.rpartition(":")
+    host = host[1:-1] if host.startswith("[") and host.endswith("]") else host  # [::1]
+    ok = (not sep or scheme in _SCHEMES) and colon and host and not any(c in host for c in "/ ") \
+        and port.isdigit() and 1 <= int(port) <= 65535
+    if not ok:
+        raise BidlabError(f"--scheduler {address!r} is not a Dask scheduler address: write "
+                          f"tcp://host:port or host:port, e.g. tcp://10.0.0.5:8786 (port 1..65535)")
+    return text
+
+
+def check_options(chunk_size: int = DEFAULT_CHUNK, threads: int | None = None,
+                  workers: int | None = None, scheduler: str | None = None) -> None:
+    """Every option of :func:`run`, checked before anything is played or written."""
+    check_chunk_size(chunk_size)
+    if workers is not None and scheduler is not None:
+        raise BidlabError("give either --workers (a local Dask cluster) or --scheduler "
+                          "(an existing one), not both")
+    if workers is not None and workers < 1:
+        raise BidlabError(f"--workers {workers}: give at least 1 worker process")
+    if scheduler is not None:
+        check_scheduler(scheduler)
+    check_threads(threads, local=scheduler is None)
 
 
 def run(job: Job, sinks: Sequence[Sink], *, chunk_size: int = DEFAULT_CHUNK,
@@ -92,10 +137,7 @@ def run(job: Job, sinks: Sequence[Sink], *, chunk_size: int = DEFAULT_CHUNK,
     """
     from tqdm.auto import tqdm
 
-    check_chunk_size(chunk_size)
-    if workers is not None and scheduler is not None:
-        raise BidlabError("give either --workers (a local Dask cluster) or --scheduler "
-                          "(an existing one), not both")
+    check_options(chunk_size, threads, workers, scheduler)
     bar = tqdm(total=job.n, unit="match", unit_scale=True, disable=None if progress is None
                else not progress, desc=f"{job.game}", leave=False, dynamic_ncols=True)
     done = 0
@@ -140,8 +182,10 @@ def _dask_chunks(job: Job, chunk_size: int, workers: int | None, scheduler: str 
     else:
         try:
             client = Client(scheduler, timeout="20s")
-        except OSError as e:
-            raise BidlabError(f"cannot reach the Dask scheduler at {scheduler!r}: {e}") from None
+        except (OSError, ValueError, TypeError) as e:  # refused, timed out, unresolvable
+            why = " ".join(str(e).split()) or type(e).__name__
+            raise BidlabError(f"--scheduler {scheduler!r}: cannot reach the Dask scheduler "
+                              f"({why}); is it running at that address?") from None
     try:
         n_workers = max(1, len(client.scheduler_info().get("workers", {})))
         window = 2 * n_workers

@@ -203,7 +203,15 @@ class GameStrategies:
     def parse(self, text: str) -> Strategy:
         """``NAME[+NAME...][:param=value,...]`` -> Strategy; one policy per decision kind."""
         names, _, args = text.strip().partition(":")
-        names = self.bundles.get(names, names)
+        form = "write NAME[+NAME...][:param=value,...]"
+        if "=" in names:
+            raise StrategyError(f"strategy {text!r}: {form} (a policy name holds no '='; "
+                                f"SEAT=NAME is for --strategy of simulate, trace, compare and "
+                                f"bid-ev; see `bidlab policies {self.game}`)")
+        names = self.bundles.get(names.strip(), names)
+        if not all(n.strip() for n in names.split("+")):
+            raise StrategyError(f"strategy {text!r}: a policy name is missing; {form}, e.g. "
+                                f"{self.default} (see `bidlab policies {self.game}`)")
         chosen = self._resolve([n.strip() for n in names.split("+")], text)
         by_decision = {p.decision: p for p in chosen}
         if len(by_decision) != len(chosen):
@@ -214,9 +222,12 @@ class GameStrategies:
         values = {d: list(p.defaults()) for d, p in by_decision.items()}
         for item in filter(None, (a.strip() for a in args.split(","))):
             key, sep, val = item.partition("=")
-            if not sep:
-                raise StrategyError(f"strategy {text!r}: parameter {item!r} must be name=value")
             owner = self._owner(key.strip(), list(by_decision.values()), text)
+            if not sep:
+                prm = owner.param(key.strip().split(".")[-1])
+                raise StrategyError(f"strategy {text!r}: parameter {item!r} has no value; write "
+                                    f"name=value, e.g. {key.strip()}={_fmt(prm.default)} "
+                                    f"(allowed {prm.lo:g}..{prm.hi:g})")
             i = [p.name for p in owner.params].index(key.strip().split(".")[-1])
             values[owner.decision][i] = owner.params[i].parse(val, owner.name)
         return Strategy(tuple((by_decision[d], tuple(values[d]))
@@ -279,13 +290,19 @@ def assign_seats(game: GameStrategies, n_seats: int, specs: list[str] | None) ->
             raise StrategyError(f"--strategy {item!r}: write SEAT=NAME, e.g. 0={game.default} "
                                 f"or all={game.default}")
         seat = seat.strip().lower()
+        if not seat:
+            raise StrategyError(f"--strategy {item!r}: no seat before '='; write SEAT=NAME with "
+                                f"SEAT 0..{n_seats - 1} or 'all', e.g. all={game.default}")
+        if seat != "all" and not (seat.isdigit() and int(seat) < n_seats):
+            raise StrategyError(f"--strategy {item!r}: seat {seat!r} does not exist; seats are "
+                                f"0..{n_seats - 1} or 'all'")
+        if not spec.strip():
+            raise StrategyError(f"--strategy {item!r}: no strategy after '='; write SEAT=NAME, "
+                                f"e.g. {seat}={game.default} (see `bidlab policies {game.game}`)")
         strategy = game.parse(spec)
         if seat == "all":
             seats = [strategy] * n_seats
-        elif seat.isdigit() and int(seat) < n_seats:
-            seats[int(seat)] = strategy
         else:
-            raise StrategyError(f"--strategy {item!r}: seat {seat!r} does not exist; seats are "
-                                f"0..{n_seats - 1} or 'all'")
+            seats[int(seat)] = strategy
     default = game.parse(game.default)
     return SeatAssignment(tuple(s or default for s in seats))
