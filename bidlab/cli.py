@@ -509,13 +509,17 @@ def cmd_compare(args) -> None:
         print(json.dumps(result.to_json(), indent=1))
         return
     import pandas as pd
+
+    from reports.text import p_text
     f = result.frame
+    base = f["variant"] == next(iter(result.variants))   # the baseline: nothing to pair with
     shown = pd.DataFrame({
         "metric": f["metric"], "group": f["by"] + " " + f["name"], "variant": f["variant"],
         "value": f["value"].map("{:.4g}".format),
-        "difference [95% CI]": [f"{d:+.4g} [{lo:+.4g}, {hi:+.4g}]"
-                                for d, lo, hi in zip(f["diff"], f["ci_low"], f["ci_high"])],
-        "p": f["p_value"].map("{:.3g}".format)})
+        "difference [95% CI]": ["(baseline)" if b else f"{d:+.4g} [{lo:+.4g}, {hi:+.4g}]"
+                                for b, d, lo, hi in zip(base, f["diff"], f["ci_low"],
+                                                        f["ci_high"])],
+        "p": ["" if b else p_text(p) for b, p in zip(base, f["p_value"])]})
     print(f"{args.game}: {n:,} matches per variant, seed {args.seed}; differences are "
           f"against {next(iter(result.variants))!r}, paired by match\n")
     print_table(shown)
@@ -696,8 +700,7 @@ def format_tournament(result) -> str:
             return fmt.format(mean)
         return f"{fmt.format(mean)} [{fmt.format(lo)}, {fmt.format(hi)}]"
 
-    def p_text(p):
-        return "<1e-10" if p < 1e-10 else f"{p:.3g}"
+    from reports.text import p_text  # p < 0.001 in text; exact values stay in --json
 
     shown = {"rank": f["rank"].astype(str),
              "strategy": [f"{letter_of[n]} {n}" for n in f["name"]]}
