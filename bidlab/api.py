@@ -46,7 +46,9 @@ def policies(game: str) -> pd.DataFrame:
             rows.append({"decision": "", "policy": "", "param": prm.name,
                          "default": _show(prm.default),
                          "range": f"{_show(prm.lo)}..{_show(prm.hi)}" + (" int" if prm.integer else ""),
-                         "meaning": prm.doc})
+                         "meaning": prm.doc + (f" (acts only with "
+                                               f"{' and '.join(map(str, prm.acts_when))})"
+                                               if prm.acts_when else "")})
     for name, spec in gs.bundles.items():  # named strategies: one policy per decision
         rows.append({"decision": "bundle", "policy": name, "param": "", "default": "",
                      "range": "", "meaning": f"= {spec}" + (" [default]" if name == gs.default
