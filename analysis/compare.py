@@ -5,7 +5,7 @@ difference against the first variant, its interval and a paired t-test."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import pandas as pd
@@ -26,6 +26,8 @@ class Comparison:
     variants: dict[str, dict[str, Any]]
     frame: pd.DataFrame
     provenance: dict[str, Any]
+    left_out: dict[str, str] = field(default_factory=dict)
+    """Per variant that changes the number of seats: which rows were not paired, and why."""
 
     def to_json(self) -> dict[str, Any]:
         return {"game": self.game, "variants": self.variants, "provenance": self.provenance,
@@ -68,18 +70,25 @@ def compare(game: str, variants: list[str | Mapping[str, Any]], n: int, *, seed:
         runs[label] = simulate(game, n, seed=seed, rules={**(rules or {}), **overrides},
                                strategies=strategies, progress=progress)
     base_label = next(iter(runs))
+    seats = {label: g.n_seats(make_rules(game, {**(rules or {}), **o}))
+             for label, o in named.items()}
+    left_out = {label: (f"{seats[label]} seats against the baseline's {seats[base_label]}: "
+                        f"its seat rows are other seats, so only the per-strategy rows are "
+                        f"paired (a win share's fair share differs too: 1/{seats[label]} "
+                        f"against 1/{seats[base_label]})")
+                for label in named if seats[label] != seats[base_label]}
     rows = []
     for metric in metrics:
         base = per_match(runs[base_label].seats, metric)
         for label, run in runs.items():
             for group, series in per_match(run.seats, metric).items():
-                if group not in base:
-                    continue  # e.g. a seat that only exists with more players
+                if group not in base or (label in left_out and group[0] == "seat"):
+                    continue
                 d = paired_difference(base[group], series)
                 rows.append({"metric": metric, "by": group[0], "name": group[1],
                              "variant": label, "value": float(series.mean()), **d})
     provenance = {"game": game, "n": n, "seed": seed,
                   "rules": {k: r.provenance["rules"] for k, r in runs.items()},
                   "strategies": runs[base_label].provenance["strategies"],
-                  "version": runs[base_label].provenance["version"]}
-    return Comparison(game, named, pd.DataFrame(rows), provenance)
+                  "version": runs[base_label].provenance["version"], "left_out": left_out}
+    return Comparison(game, named, pd.DataFrame(rows), provenance, left_out)

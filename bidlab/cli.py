@@ -521,7 +521,10 @@ def cmd_compare(args) -> None:
                                                         f["ci_high"])],
         "p": ["" if b else p_text(p) for b, p in zip(base, f["p_value"])]})
     print(f"{args.game}: {n:,} matches per variant, seed {args.seed}; differences are "
-          f"against {next(iter(result.variants))!r}, paired by match\n")
+          f"against {next(iter(result.variants))!r}, paired by match")
+    for label, why in result.left_out.items():
+        print(f"{label}: {why}")
+    print()
     print_table(shown)
 
 

@@ -43,6 +43,18 @@ def test_compare_detects_a_real_effect_and_pairs_by_match():
     assert set(c.variants) == {"default", "leftover_value=1"}
 
 
+def test_a_variant_with_another_seat_count_pairs_only_what_is_comparable():
+    """issue 16: seat 0 of a three-player table is not seat 0 of a two-player one, so a
+    variant that changes the table pairs only its per-strategy rows, and says why."""
+    c = compare("fpsb", ["default", "players=3"], 2048, seed=1)
+    rows = c.frame[c.frame.variant == "players=3"]
+    assert set(rows["by"]) == {"strategy"}
+    assert "3 seats against the baseline's 2" in c.left_out["players=3"]
+    assert c.provenance["left_out"] == c.left_out
+    same = compare("fpsb", ["default", "players=2"], 2048, seed=1)
+    assert not same.left_out and "seat" in set(same.frame["by"])
+
+
 def test_compare_errors_name_the_problem():
     with pytest.raises(BidlabError, match="unknown auktsion rule key 'nope'"):
         compare("auktsion", ["nope=1"], 100)
