@@ -258,3 +258,18 @@ def test_bridge_three_strategies_on_the_command_line(solved_boards, capsys):
                        "--seed", "1", "--no-progress")
     assert code == 0, out
     assert "lineup  NS  EW" in out and "6 lineups; every strategy in every side 2 times" in out
+
+
+@pytest.mark.parametrize("game, search, playout, rules, n", [
+    ("pitch", "strength+pimc", "strength+greedy", {"players": 2}, 2000),
+    ("pitch", "strength+pimc", "strength+greedy", {"players": 4}, 2000),
+    ("vybory", "expected+pimc", "expected+greedy", {"deals_per_match": 1}, 1000),
+])
+def test_a_search_policy_beats_its_own_playout_policy(game, search, playout, rules, n):
+    """issue 15: pimc at its defaults against greedy, the policy its playouts use, every
+    seat in turn on the same deals: ahead on the game's objective with significance."""
+    from sim.games import get_game
+    t = tournament(game, [search, playout], n, seed=5, rules=rules)
+    d = t.differences
+    row = d[(d["first"] == search) & (d["metric"] == get_game(game).objective)].iloc[0]
+    assert row["ci_low"] > 0 and row["p_holm"] < 0.01, row.to_dict()
