@@ -31,6 +31,8 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from rows import row  # noqa: E402  (benchmarks/, the script's folder)
+
 SETVALUE = "all=setvalue"
 
 
@@ -118,12 +120,6 @@ def payment_rate(count: int, repeats: int, top: int | None) -> float:
     return best_rate
 
 
-def _row(name: str, value: float, unit: str, baseline: float | None, target: str,
-         ok: bool | None) -> dict:
-    return {"name": name, "value": value, "unit": unit, "baseline": baseline,
-            "ratio": value / baseline if baseline else None, "target": target, "passed": ok}
-
-
 def rows(quick: bool) -> list[dict]:
     """The aukcio benchmark rows (see the module docstring)."""
     repeats = 2 if quick else 5
@@ -142,17 +138,17 @@ def rows(quick: bool) -> list[dict]:
     pay40 = payment_rate(n_pay, repeats, 40)
     agree = "same games" if same else "games DIFFER"
     return [
-        _row("aukcio kernel, 3 players, setvalue, 1 thread", one, "games/s", None,
+        row("aukcio kernel, 3 players, setvalue, 1 thread", one, "games/s", None,
              ">= 300,000 games/s", one >= 300_000),
-        _row(f"aukcio kernel vs plain Python, setvalue ({agree})", one, "games/s", py,
+        row(f"aukcio kernel vs plain Python, setvalue ({agree})", one, "games/s", py,
              "ratio >= 100x", one >= 100 * py),
-        _row("aukcio kernel, 3 players, setvalue, 2 threads vs 1", two, "games/s", one,
+        row("aukcio kernel, 3 players, setvalue, 2 threads vs 1", two, "games/s", one,
              "ratio >= 1.8x", two >= 1.8 * one),
-        _row("aukcio kernel, 6 players, two decks, setvalue, 1 thread", six, "games/s", None,
+        row("aukcio kernel, 6 players, two decks, setvalue, 1 thread", six, "games/s", None,
              "-", None),
-        _row("aukcio K8 payment search, hands of 5-15 cards, prices 1..all", pay, "payments/s",
+        row("aukcio K8 payment search, hands of 5-15 cards, prices 1..all", pay, "payments/s",
              None, ">= 5,000,000 payments/s", pay >= 5_000_000),
-        _row("aukcio K8 payment search, hands of 5-15 cards, prices 1..40", pay40, "payments/s",
+        row("aukcio K8 payment search, hands of 5-15 cards, prices 1..40", pay40, "payments/s",
              None, "-", None),
     ]
 

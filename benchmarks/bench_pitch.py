@@ -32,6 +32,8 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from rows import row  # noqa: E402  (benchmarks/, the script's folder)
+
 GREEDY = "all=strength+greedy"
 PIMC = "all=strength+pimc:samples=32"
 
@@ -112,12 +114,6 @@ def bidev_seconds(rollouts: int, repeats: int) -> float:
     return best
 
 
-def _row(name: str, value: float, unit: str, baseline: float | None, target: str,
-         ok: bool | None) -> dict:
-    return {"name": name, "value": value, "unit": unit, "baseline": baseline,
-            "ratio": value / baseline if baseline else None, "target": target, "passed": ok}
-
-
 def rows(quick: bool) -> list[dict]:
     """The pitch benchmark rows (see the module docstring)."""
     repeats = 2 if quick else 5
@@ -135,13 +131,13 @@ def rows(quick: bool) -> list[dict]:
     agree = "same games" if same else "games DIFFER"
     agree_pimc = "same games" if same_pimc else "games DIFFER"
     return [
-        _row("pitch kernel, 4 players, strength+greedy, 1 thread", greedy, "deals/s", py_greedy,
+        row("pitch kernel, 4 players, strength+greedy, 1 thread", greedy, "deals/s", py_greedy,
              ">= 300,000 deals/s", greedy >= 300_000),
-        _row(f"pitch kernel vs plain Python, strength+greedy ({agree})", greedy, "deals/s",
+        row(f"pitch kernel vs plain Python, strength+greedy ({agree})", greedy, "deals/s",
              py_greedy, "ratio >= 100x", greedy >= 100 * py_greedy),
-        _row(f"pitch kernel, 4 players, strength+pimc:samples=32, 1 thread ({agree_pimc})", pimc,
+        row(f"pitch kernel, 4 players, strength+pimc:samples=32, 1 thread ({agree_pimc})", pimc,
              "deals/s", py_pimc, ">= 2,000 deals/s", pimc >= 2_000),
-        _row(f"pitch bid-EV: 5 candidates x {bidev_n:,} rollouts (to the end of the game, "
+        row(f"pitch bid-EV: 5 candidates x {bidev_n:,} rollouts (to the end of the game, "
              f"all threads)", bidev, "s", None, "-", None),
     ]
 

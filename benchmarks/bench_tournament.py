@@ -37,6 +37,8 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from rows import row  # noqa: E402  (benchmarks/, the script's folder)
+
 GAME = "pitch"
 STRATEGIES = ["strength+greedy", "strength+greedy:aggression=1.2", "strength+random",
               "random+greedy"]
@@ -46,13 +48,6 @@ SEED = 1
 
 def log(msg: str) -> None:
     print(f"[bench tournament] {msg}", file=sys.stderr, flush=True)
-
-
-def _row(name: str, value: float, unit: str, baseline: float | None, target: str,
-         ok: bool | None, note: str = "") -> dict:
-    return {"name": name, "value": value, "unit": unit, "baseline": baseline,
-            "ratio": value / baseline if baseline else None, "target": target, "passed": ok,
-            "note": note}
 
 
 def _fixed(seats: list[str], games: int) -> tuple[float, float]:
@@ -106,15 +101,15 @@ def rows(quick: bool) -> list[dict]:
         numba.set_num_threads(before)
     a, b = STRATEGIES[:2]
     return [
-        _row(f"pitch tournament, 4 strategies x {games:,} games per lineup "
+        row(f"pitch tournament, 4 strategies x {games:,} games per lineup "
              f"({len(result.design.lineups)} lineups), {THREADS} threads", t_tour, "s",
              t_fixed, "< 120 s", t_tour < 120,
              f"baseline: simulate, the same {played:,} games in fixed seats"),
-        _row(f"tournament vs fixed seats: 95% half-width of {a} minus {b}, match score, "
+        row(f"tournament vs fixed seats: 95% half-width of {a} minus {b}, match score, "
              f"{played:,} games each", w_tour, "points", w_fixed, "-", None,
              f"4-strategy tournament against seats 0..3 fixed: ±{w_tour:.4f} against "
              f"±{w_fixed:.4f}"),
-        _row(f"2-strategy tournament vs fixed seats A B A B: 95% half-width of A minus B, "
+        row(f"2-strategy tournament vs fixed seats A B A B: 95% half-width of A minus B, "
              f"{4 * games:,} games each", w_two, "points", w_two_fixed, "-", None,
              f"{len(two.design.lineups)} lineups x {2 * games:,} games: ±{w_two:.4f} against "
              f"±{w_two_fixed:.4f}"),

@@ -30,6 +30,8 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from rows import row  # noqa: E402  (benchmarks/, the script's folder)
+
 GREEDY = "all=expected+greedy"
 PIMC = "all=expected+pimc:samples=32"
 ONE_DEAL = {"deals_per_match": 1}
@@ -89,12 +91,6 @@ def python_rate(rules: dict, spec: str, seconds: float) -> tuple[float, bool]:
     return rate, kernel.reshape(tours, -1).tolist() == scores
 
 
-def _row(name: str, value: float, unit: str, baseline: float | None, target: str,
-         ok: bool | None) -> dict:
-    return {"name": name, "value": value, "unit": unit, "baseline": baseline,
-            "ratio": value / baseline if baseline else None, "target": target, "passed": ok}
-
-
 def rows(quick: bool) -> list[dict]:
     """The vybory benchmark rows (see the module docstring)."""
     repeats = 2 if quick else 5
@@ -112,13 +108,13 @@ def rows(quick: bool) -> list[dict]:
     agree = "same tours" if same else "tours DIFFER"
     agree_pimc = "same tours" if same_pimc else "tours DIFFER"
     return [
-        _row("vybory kernel, expected+greedy, 1 thread", one, "deals/s", None,
+        row("vybory kernel, expected+greedy, 1 thread", one, "deals/s", None,
              ">= 250,000 deals/s", one >= 250_000),
-        _row(f"vybory kernel vs plain Python, expected+greedy ({agree})", one, "deals/s", py,
+        row(f"vybory kernel vs plain Python, expected+greedy ({agree})", one, "deals/s", py,
              "ratio >= 100x", one >= 100 * py),
-        _row("vybory kernel, expected+greedy, 2 threads vs 1", two, "deals/s", one,
+        row("vybory kernel, expected+greedy, 2 threads vs 1", two, "deals/s", one,
              "ratio >= 1.8x", two >= 1.8 * one),
-        _row(f"vybory kernel, expected+pimc:samples=32, 1 thread ({agree_pimc})", pimc,
+        row(f"vybory kernel, expected+pimc:samples=32, 1 thread ({agree_pimc})", pimc,
              "deals/s", py_pimc, ">= 100 deals/s", pimc >= 100),
     ]
 
