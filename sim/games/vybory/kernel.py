@@ -208,14 +208,19 @@ def _election(o, p, rng, si, elect_pids, elect_params, rngs, m, d, dealer, err, 
             return np.int64(0), np.int64(-1), np.int64(-1), np.int64(k)
         if log_calls.shape[0] > 0:
             log_calls[d, k] = t
-        o[O.CALLS + k] = t
-        o[O.N_CALLS] = k + 1
+        announce(o, k, s, t)
         for other in range(PLAYERS):                                      # V3, V5
             if other != s and o[O.NAMED + other] >> t & 1:
-                o[O.NAMED + s] |= np.int64(1) << t
                 return np.int64(t), np.int64(other), np.int64(s), np.int64(k + 1)
-        o[O.NAMED + s] |= np.int64(1) << t
     return np.int64(0), np.int64(-1), np.int64(-1), np.int64(MAX_CALLS)  # unreachable (V4)
+
+
+@jit
+def announce(o, k, s, t):
+    """Show announcement ``k``, seat ``s`` naming type ``t``, in the observation."""
+    o[O.CALLS + k] = t
+    o[O.N_CALLS] = k + 1
+    o[O.NAMED + s] |= np.int64(1) << t
 
 
 @jit

@@ -18,7 +18,6 @@ from sim import harness as H
 from sim.errors import BidlabError
 from sim.game import Rollouts
 from sim.games.vybory import kernel as K
-from sim.games.vybory import obs as O
 from sim.games.vybory.engine import check_policies, explain
 from sim.games.vybory.rules import PLAYERS, pack
 from sim.games.vybory.situation import candidates, parse, type_names
@@ -46,9 +45,7 @@ def _calls_agree(o, p, rng, si, elect_pids, elect_params, rngs, d, dealer, force
             K._keep_rng(o, rng, rngs, s)
             if answer != t:
                 return False
-        o[O.CALLS + k] = t
-        o[O.N_CALLS] = k + 1
-        o[O.NAMED + s] |= np.int64(1) << t
+        K.announce(o, k, s, t)
     return True
 
 
