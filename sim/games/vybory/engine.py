@@ -88,7 +88,8 @@ def _arrays(count: int, rows: int) -> dict[str, np.ndarray]:
                 err=H.new_errors(count))
 
 
-def _policy_arrays(policies: Policies):
+def policy_arrays(policies: Policies):
+    """The elect and play policy ids and parameters as the kernels take them."""
     elect_ids, elect_params = policies["elect"]
     play_ids, play_params = policies["play"]
     return (np.ascontiguousarray(elect_ids, dtype=np.int64),
@@ -107,7 +108,7 @@ def run_chunk(rules: Rules, policies: Policies, labels: tuple[str, ...], seed: i
     n_deals = rules.deals_per_match
     a = _arrays(count, count * n_deals if detail else 0)
     K.play_chunk(np.uint64(seed), start, count, H.blocks(count), pack(rules),
-                 *_policy_arrays(policies), fixed, a["seat_out"], a["win"], detail,
+                 *policy_arrays(policies), fixed, a["seat_out"], a["win"], detail,
                  a["deal_out"], a["deal_seat"], a["err"])
     H.check(a["err"], start, explain, labels)
     so = a["seat_out"]
@@ -174,7 +175,7 @@ def play_one(rules: Rules, policies: Policies, labels: tuple[str, ...], seed: in
     fixed = _checked_deals(rules, deals, 1)
     given = fixed[0] if len(fixed) else np.empty((0, PLAYERS), np.int64)
     n_deals = rules.deals_per_match
-    arrays = _policy_arrays(policies)
+    arrays = policy_arrays(policies)
     scratch = K.new_scratch(max(arrays[1].shape[1], arrays[3].shape[1]))
     a = _arrays(1, n_deals)
     logs = dict(hands=np.zeros((n_deals, PLAYERS), np.int64),

@@ -18,7 +18,7 @@ from sim import harness as H
 from sim.errors import BidlabError
 from sim.game import Rollouts
 from sim.games.vybory import kernel as K
-from sim.games.vybory.engine import check_policies, explain
+from sim.games.vybory.engine import check_policies, explain, policy_arrays
 from sim.games.vybory.rules import PLAYERS, pack
 from sim.games.vybory.situation import candidates, parse, type_names
 from sim.jit import jit, prange
@@ -135,13 +135,7 @@ def run_rollouts(rules: Rules, policies, labels: tuple[str, ...], values: dict[s
     score, win, margin = np.zeros(shape), np.zeros(shape), np.zeros(shape)
     agreed = np.zeros(n, np.int64)
     err = H.new_errors(n)
-    elect_ids, elect_params = policies["elect"]
-    play_ids, play_params = policies["play"]
-    rollouts(np.uint64(seed), n, H.blocks(n), pack(rules),
-             np.ascontiguousarray(elect_ids, np.int64),
-             np.ascontiguousarray(elect_params, np.float64),
-             np.ascontiguousarray(play_ids, np.int64),
-             np.ascontiguousarray(play_params, np.float64), s.seat,
+    rollouts(np.uint64(seed), n, H.blocks(n), pack(rules), *policy_arrays(policies), s.seat,
              sum(1 << c for c in s.hand), s.deal, s.dealer, np.array(s.scores, np.int64),
              forced, len(s.calls), infer, calls, score, win, margin, agreed, err)
     H.check(err, 0, explain, labels)
