@@ -10,6 +10,11 @@ much narrower than those of the means. ``p_best`` is the share of paired bootstr
 resamples of the rollouts in which the candidate has the highest mean (candidates tied
 for the highest share the resample).
 
+Candidates that give exactly the same outcome in every rollout form a *group*
+(``frame["group"]``: the group's first candidate; :meth:`BidEV.grouped` merges each
+group into one row, e.g. ``bid 1..29``): which of them is chosen makes no difference in this situation, and a
+reader should see one answer rather than a tie split across rows.
+
 The game declares what ranks its candidates (``Game.bidev_metric``): the match score
 (auktsion, bridge) or the win share (pitch, a race to the target score); ``mean``, the
 differences and ``p_best`` are of that metric, and the frame reports the other too,
@@ -36,7 +41,7 @@ from sim.games import get_game
 @dataclass
 class BidEV:
     """``frame``: one row per candidate: ``action, mean, ci_low, ci_high, win, win_lo,
-    win_hi, diff_vs_best, diff_lo, diff_hi, p_best``, where ``mean`` and the differences
+    win_hi, diff_vs_best, diff_lo, diff_hi, p_best, group``, where ``mean`` and the differences
     are of ``metric`` (``score``: the match score; ``win``: the win share, and then also
     ``score, score_lo, score_hi``), plus ``NAME, NAME_lo, NAME_hi`` for each further
     outcome of the game (``outcomes``: name -> what it means); ``best`` the action with
@@ -52,6 +57,31 @@ class BidEV:
     outcomes: dict[str, str] = field(default_factory=lambda: {"score": "match score",
                                                               "win": "win share"})
 
+    def __repr__(self) -> str:
+        return (f"BidEV({self.game}: best {self.best!r}, P(best) {self.p_best:.2f}, "
+                f"{len(self.frame)} candidates, {self.provenance.get('rollouts')} rollouts)")
+
+    def grouped(self) -> pd.DataFrame:
+        """The frame with each group of candidates (identical outcomes in every rollout)
+        as one row, where its first candidate stands: ``action`` names the group (``bid
+        1..29``, ``bid 5, 7, 9``), ``actions`` lists its candidates, ``size`` counts them
+        and ``p_best`` is theirs together; the other columns are the same for every
+        member."""
+        rows = []
+        for _, part in self.frame.groupby("group", sort=False):
+            row = part.iloc[0].to_dict()
+            row.update(action=group_label(list(part["action"])), actions=list(part["action"]),
+                       size=len(part), p_best=float(part["p_best"].sum()))
+            rows.append(row)
+        return pd.DataFrame(rows)
+
+    @property
+    def best_group(self) -> list[str]:
+        """The candidates of the best action's group (the best alone if none ties it)."""
+        f = self.frame
+        return list(f.loc[f["group"] == f.loc[f["action"] == self.best, "group"].iloc[0],
+                          "action"])
+
     def points_told(self) -> list[tuple[int, int]]:
         """(seat, hand points) of the other seats whose coins tell their hand points
         (auktsion, A3): the rollouts deal them only hands of those points."""
@@ -64,6 +94,34 @@ class BidEV:
                 "outcomes": self.outcomes,
                 "candidates": self.frame.to_dict(orient="records"),
                 "best": self.best, "p_best": self.p_best, "provenance": self.provenance}
+
+
+def group_label(actions: list[str]) -> str:
+    """A group's name: ``bid 4``; ``pass, bid 4``; candidates that share a text before
+    their last number as ``bid 4..11`` (every number between) or ``bid 5, 7, 9, 11``
+    (``bid 1..29 (8 candidates)`` past six); else ``2C, 3C, 3NT`` or, past three, the
+    first and last, ``2C..3NT (6 candidates)``."""
+    import re
+    parts = [re.fullmatch(r"(.*?)(\d+)", a) for a in actions]
+    if len(actions) > 1 and all(parts) and len({m.group(1) for m in parts}) == 1:
+        numbers = [int(m.group(2)) for m in parts]
+        if numbers == list(range(numbers[0], numbers[0] + len(numbers))):
+            return f"{actions[0]}..{numbers[-1]}"
+        if len(numbers) <= 6:
+            return parts[0].group(1) + ", ".join(map(str, numbers))
+        return f"{actions[0]}..{numbers[-1]} ({len(actions)} candidates)"
+    if len(actions) <= 3:
+        return ", ".join(actions)
+    return f"{actions[0]}..{actions[-1]} ({len(actions)} candidates)"
+
+
+def _groups(outcomes: list[np.ndarray]) -> list[int]:
+    """Per candidate, its group: the first candidate with the same outcomes in every
+    rollout (its own index where none came before)."""
+    first: dict[bytes, int] = {}
+    return [first.setdefault(b"".join(np.ascontiguousarray(x[:, c]).tobytes()
+                                      for x in outcomes), c)
+            for c in range(outcomes[0].shape[1])]
 
 
 def summarize(actions: list[str], score: np.ndarray, win: np.ndarray, seed: int = 0,
@@ -86,6 +144,7 @@ def summarize(actions: list[str], score: np.ndarray, win: np.ndarray, seed: int 
         top = m == m.max()
         wins[top] += 1.0 / top.sum()  # candidates tied for best share the resample
     p_best = wins / bootstrap
+    group = _groups([score, win, *(extra or {}).values()])
     for c, action in enumerate(actions):
         mean, lo, hi = mean_ci(x[:, c])
         w, wlo, whi = mean_ci(win[:, c])
@@ -97,7 +156,7 @@ def summarize(actions: list[str], score: np.ndarray, win: np.ndarray, seed: int 
         for name, values in (extra or {}).items():
             row[name], row[f"{name}_lo"], row[f"{name}_hi"] = mean_ci(values[:, c])
         rows.append({**row, "diff_vs_best": d["diff"], "diff_lo": d["ci_low"],
-                     "diff_hi": d["ci_high"], "p_best": p_best[c]})
+                     "diff_hi": d["ci_high"], "p_best": p_best[c], "group": group[c]})
     return pd.DataFrame(rows), actions[best], float(p_best[best])
 
 

@@ -28,7 +28,6 @@ from analysis.stats import mean_ci, paired_difference
 from analysis.tables import field_percentages, matchpoints
 from sim.errors import BidlabError, StrategyError
 from sim.game import Policies
-from sim.games.bridge.core import STRAINS
 from sim.games.bridge.core import score as duplicate_score
 from sim.games.bridge.dd import solve
 from sim.games.bridge.deal import deal
@@ -38,6 +37,9 @@ from sim.rules import Rules
 from strategies import Strategy, assign_seats, for_game
 
 DEFAULT_BOARDS = 200
+
+STRAIN_NAMES = ("C", "D", "H", "S", "NT")
+"""Strains as players write them, in ``sim.games.bridge.core.STRAINS`` order (no trump is NT)."""
 
 
 @dataclass
@@ -139,6 +141,48 @@ class TeamMatch:
     table 2, in IMPs)."""
     score_ns_1: np.ndarray
     score_ns_2: np.ndarray
+    rows: list[dict] = field(default_factory=list)
+    """The scorecard, one dict per board: ``board, dealer`` (N E S W), ``vulnerability``
+    (None NS EW Both), per table ``t1_contract, t1_declarer, t1_result`` (tricks over or
+    under the contract: ``=``, ``+1``, ``-2``; None where the board was passed out),
+    ``t1_score_ns`` and the same for ``t2``, and ``imps`` (won by team A)."""
+
+    def to_json(self) -> dict[str, Any]:
+        return {"a": self.a, "b": self.b, "boards": self.boards,
+                "imps_per_board": self.imps_per_board, "lo": self.lo, "hi": self.hi,
+                "imps_total": int(self.imps.sum()), "scorecard": self.rows}
+
+
+def result_text(tricks: int, level: int) -> str:
+    """Tricks against a contract of ``level``, as a scorecard writes it: ``=``, ``+1``, ``-2``."""
+    over = tricks - (level + 6)
+    return "=" if over == 0 else f"{over:+d}"
+
+
+def scorecard(played, imps: np.ndarray) -> list[dict]:
+    """Per board of two tables (``tools.Tables`` with ``out``): board, dealer,
+    vulnerability, each table's contract, declarer, result and NS score, the IMPs."""
+    from sim.games.bridge import kernel as K
+    from sim.games.bridge.engine import contract_text
+    from sim.games.bridge.rules import SEAT_NAMES, VUL_NAMES
+    rows = []
+    for i, board in enumerate(played.boards):
+        first = played.out[0, i]
+        row: dict[str, Any] = {"board": int(board), "dealer": SEAT_NAMES[int(first[K.B_DEALER])],
+                               "vulnerability": VUL_NAMES[int(first[K.B_VUL])]}
+        for t in (0, 1):
+            r = played.out[t, i]
+            contract = contract_text(r)
+            if contract is not None and contract[1] == "N":
+                contract = contract[0] + "NT" + contract[2:]
+            row[f"t{t + 1}_contract"] = contract
+            row[f"t{t + 1}_declarer"] = SEAT_NAMES[int(r[K.B_DECLARER])] if contract else None
+            row[f"t{t + 1}_result"] = (result_text(int(r[K.B_TRICKS]), int(r[K.B_LEVEL]))
+                                       if contract else None)
+            row[f"t{t + 1}_score_ns"] = int(r[K.B_SCORE_NS])
+        row["imps"] = int(imps[i])
+        rows.append(row)
+    return rows
 
 
 def team_match(a: str, b: str, n: int | None = None, seed: int = 0, rules: Rules | None = None,
@@ -158,7 +202,8 @@ def team_match(a: str, b: str, n: int | None = None, seed: int = 0, rules: Rules
     ns1, ns2 = played.score_ns
     imps = imps_vec(ns1 - ns2).astype(np.float64)
     mean, lo, hi = mean_ci(imps)
-    return TeamMatch(sa.label, sb.label, n, mean, lo, hi, imps, ns1, ns2)
+    return TeamMatch(sa.label, sb.label, n, mean, lo, hi, imps, ns1, ns2,
+                     scorecard(played, imps))
 
 
 @dataclass
@@ -184,7 +229,7 @@ def best_contract(constraints, seat: int, n: int, seed: int = 0, vulnerable: boo
             sc = np.array([duplicate_score(level, strain, 0, int(vulnerable), int(t))
                            for t in tricks[:, strain]], dtype=np.float64)
             mean, lo, hi = mean_ci(sc)
-            rows.append({"contract": f"{level}{STRAINS[strain]}", "mean": mean, "lo": lo,
+            rows.append({"contract": f"{level}{STRAIN_NAMES[strain]}", "mean": mean, "lo": lo,
                          "hi": hi, "p_make": float((tricks[:, strain] >= level + 6).mean())})
     rows.sort(key=lambda r: -r["mean"])
     return BestContract(n, tricks, rows)

@@ -21,7 +21,9 @@ from sim.games import get_game
 from sim.rules import Rules, load_rules_file
 from sim.sinks import MemorySink, ParquetSink, output_file, table_paths
 
-StrategySpec = list[str] | Mapping[int | str, str] | None
+StrategySpec = str | list[str] | Mapping[int | str | tuple[int, ...], str] | None
+"""Strategies per seat: ``"0=value"``, ``["0,2=value", "1=budget"]``, or a mapping
+``{0: "value"}``, ``{"0,2": "value"}``, ``{(0, 2): "value"}``, ``{"all": "budget"}``."""
 
 
 def make_rules(game: str, rules: Mapping[str, Any] | None = None,
@@ -34,11 +36,21 @@ def make_rules(game: str, rules: Mapping[str, Any] | None = None,
 
 def seat_strategies(game: str, rules: Rules, strategies: StrategySpec
                     ) -> strategies_.SeatAssignment:
-    """``["0=value", "all=budget"]`` or ``{0: "value"}`` -> strategies per seat."""
+    """``"0=value"``, ``["0,2=value", "all=budget"]``, ``{0: "value"}``, ``{"0,2": "value"}``
+    or ``{(0, 2): "value"}`` -> strategies per seat (see :data:`StrategySpec`)."""
     if isinstance(strategies, Mapping):
-        strategies = [f"{seat}={spec}" for seat, spec in strategies.items()]
+        strategies = [f"{seats_text(seat)}={spec}" for seat, spec in strategies.items()]
     n_seats = get_game(game).n_seats(rules)
     return strategies_.assign_seats(strategies_.for_game(game), n_seats, strategies)
+
+
+def seats_text(seat: Any) -> str:
+    """A mapping key of :func:`seat_strategies` as ``assign_seats`` reads it: ``(0, 2)``
+    (any tuple, list, set or range of seats) -> ``"0,2"``."""
+    if isinstance(seat, (tuple, list, set, frozenset, range)):
+        return ",".join(str(s) for s in (sorted(seat) if isinstance(seat, (set, frozenset))
+                                         else seat))
+    return str(seat)
 
 
 def policy_arrays(game: str, seats: strategies_.SeatAssignment) -> runner.Policies:

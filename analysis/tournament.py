@@ -314,9 +314,28 @@ class Tournament:
     provenance: dict[str, Any]
     per_match: dict[str, np.ndarray] = field(repr=False, default_factory=dict)
     out: Path | None = None
+    seats: pd.DataFrame | None = field(repr=False, default=None)
+    """With ``keep_seats``: every lineup's ``seats`` rows (``match, lineup, seat,
+    strategy``, then the game's columns)."""
 
     def lineup_names(self) -> list[list[str]]:
         return [[self.names[a] for a in row] for row in self.design.lineups]
+
+    def equity(self) -> pd.DataFrame:
+        """The per-strategy means in the long form of :func:`analysis.tables.equity`
+        (``metric, by, name, matches, mean, ci_low, ci_high``; ``by`` is ``strategy``),
+        best first, which the report's tables and figures read."""
+        rows = [{"metric": m, "by": "strategy", "name": r["name"], "matches": r["matches"],
+                 "mean": r[m], "ci_low": r[f"{m}_lo"], "ci_high": r[f"{m}_hi"]}
+                for m in self.per_match for r in self.frame.to_dict(orient="records")]
+        return pd.DataFrame(rows)
+
+    def head_to_head(self, a: str, b: str, metric: str = "score") -> np.ndarray:
+        """Per match: 1 where ``a`` outscores ``b`` (each averaged over its seats and
+        lineups), 0.5 on a tie, else 0."""
+        x = self.per_match[metric][:, self.names.index(a)]
+        y = self.per_match[metric][:, self.names.index(b)]
+        return (x > y) + 0.5 * (x == y)
 
     def to_json(self) -> dict[str, Any]:
         return _clean({"game": self.game, "metric": self.metric, "leader": self.leader,
@@ -368,17 +387,20 @@ class _Accumulate:
             self.bar.update(count)
 
 
-class _LineupParquet:
-    """One Parquet file of every lineup's ``seats`` table, with columns ``match, lineup,
-    seat, strategy`` (the tournament's name of the strategy in that seat) first."""
+class _LineupTables:
+    """Every lineup's ``seats`` table, with columns ``match, lineup, seat, strategy`` (the
+    tournament's name of the strategy in that seat) first: written to one Parquet file
+    (``path``), kept in memory (``keep``), or both."""
 
-    def __init__(self, path: str | Path, names: list[str], provenance: dict[str, Any]):
+    def __init__(self, names: list[str], provenance: dict[str, Any],
+                 path: str | Path | None = None, keep: bool = False):
         import json
 
         from sim.sinks import PROVENANCE_KEY
-        self.path = Path(path)
+        self.path = Path(path) if path is not None else None
         self.names = names
         self.metadata = {PROVENANCE_KEY: json.dumps(_clean(provenance)).encode()}
+        self.kept: list | None = [] if keep else None
         self.writer = None
         self.lineup = 0
         self.seat_strategy = np.zeros(0, dtype=np.int32)
@@ -395,11 +417,24 @@ class _LineupParquet:
         at = table.schema.get_field_index("seat") + 1
         table = table.add_column(at, "strategy", pa.DictionaryArray.from_arrays(
             self.seat_strategy[seat].astype(np.int32), self.names))
-        if self.writer is None:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            self.writer = pq.ParquetWriter(self.path, table.schema.with_metadata(self.metadata),
-                                           compression="zstd")
-        self.writer.write_table(table.cast(self.writer.schema))
+        if self.kept is not None:
+            self.kept.append(table)
+        if self.path is not None:
+            if self.writer is None:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+                self.writer = pq.ParquetWriter(self.path,
+                                               table.schema.with_metadata(self.metadata),
+                                               compression="zstd")
+            self.writer.write_table(table.cast(self.writer.schema))
+
+    def frame(self) -> pd.DataFrame | None:
+        """The kept rows, ordered by lineup, match and seat (None: nothing kept)."""
+        if self.kept is None:
+            return None
+        import pyarrow as pa
+        frame = pa.concat_tables(self.kept, promote_options="default").to_pandas()
+        return frame.sort_values(["lineup", "match", "seat"], kind="stable",
+                                 ignore_index=True)
 
     def close(self) -> None:
         if self.writer is not None:
@@ -412,7 +447,7 @@ def tournament(game: str, strategies: Sequence[str], n: int | None = None, *, se
                out: str | Path | None = None, balance: str = "after",
                chunk_size: int = runner.DEFAULT_CHUNK, threads: int | None = None,
                progress: bool | None = False, boards: str | Path | None = None,
-               bootstrap: int = DEFAULT_BOOTSTRAP) -> Tournament:
+               bootstrap: int = DEFAULT_BOOTSTRAP, keep_seats: bool = False) -> Tournament:
     """Play matches ``0..n-1`` of ``seed`` once per lineup of :func:`design` over
     ``strategies`` (``NAME[:param=value,...]``; the same one twice is allowed and gets
     ``#2``), and compare the strategies paired by match.
@@ -421,7 +456,8 @@ def tournament(game: str, strategies: Sequence[str], n: int | None = None, *, se
     ``default_n``). Ranked by the game's ``objective`` (``win`` for vybory, whose scores
     are not zero-sum; else ``score``); both are reported. ``out``: every lineup's
     ``seats`` table in one Parquet file, with the provenance (design included) in its
-    metadata. ``boards``: play the boards of a file instead of dealing (bridge: PBN).
+    metadata. ``keep_seats``: keep those rows in memory too (``Tournament.seats``).
+    ``boards``: play the boards of a file instead of dealing (bridge: PBN).
     """
     g = get_game(game)
     if isinstance(strategies, str):
@@ -466,7 +502,8 @@ def tournament(game: str, strategies: Sequence[str], n: int | None = None, *, se
 
     sums = {m: np.zeros((n, d.k), dtype=np.float64) for m in metrics}
     appearances = np.zeros(d.k, dtype=np.int64)
-    writer = _LineupParquet(out, names, provenance) if out is not None else None
+    writer = (_LineupTables(names, provenance, out, keep_seats)
+              if out is not None or keep_seats else None)
     bar = tqdm(total=n * len(d.lineups), unit="match", unit_scale=True, leave=False,
                disable=None if progress is None else not progress, dynamic_ncols=True)
     t0 = time.perf_counter()
@@ -488,8 +525,10 @@ def tournament(game: str, strategies: Sequence[str], n: int | None = None, *, se
             writer.close()
     provenance["seconds"] = round(time.perf_counter() - t0, 3)
     per_match = {m: s / appearances for m, s in sums.items()}
-    return summarize(game, names, [s.label for s in parsed], d, per_match, metric, provenance,
-                     bootstrap, seed, Path(out) if out is not None else None)
+    result = summarize(game, names, [s.label for s in parsed], d, per_match, metric,
+                       provenance, bootstrap, seed, Path(out) if out is not None else None)
+    result.seats = writer.frame() if writer is not None else None
+    return result
 
 
 def summarize(game: str, names: list[str], labels: list[str], d: Design,
@@ -528,3 +567,28 @@ def summarize(game: str, names: list[str], labels: list[str], d: Design,
     differences = pd.DataFrame(diffs, columns=columns)[columns]
     return Tournament(game, names, d, metric, pd.DataFrame(rows), differences,
                       names[order[0]], float(p_best[order[0]]), provenance, per_match, out)
+
+
+def compare_tournaments(runs: Mapping[str, Tournament]) -> pd.DataFrame:
+    """The same tournament (strategies, design, seed and matches) under several rule
+    sets, against the first: one row per metric, strategy and rule set, in the long form
+    of :class:`analysis.compare.Comparison` (``metric, by, name, variant, value, diff,
+    ci_low, ci_high, p_value, n``; ``by`` is ``strategy``), each strategy's change paired
+    by match (the first rule set's rows have a difference of 0)."""
+    labels = list(runs)
+    base = runs[labels[0]]
+    for label in labels[1:]:
+        other = runs[label]
+        if other.names != base.names or other.per_match[base.metric].shape != \
+                base.per_match[base.metric].shape or other.design != base.design:
+            raise BidlabError(f"tournament {label!r} is not the same tournament as "
+                              f"{labels[0]!r} (strategies, design or matches differ)")
+    rows = []
+    for metric in base.per_match:
+        for a, name in enumerate(base.names):
+            for label, run in runs.items():
+                series = run.per_match[metric][:, a]
+                d = paired_difference(base.per_match[metric][:, a], series)
+                rows.append({"metric": metric, "by": "strategy", "name": name,
+                             "variant": label, "value": math.fsum(series) / len(series), **d})
+    return pd.DataFrame(rows)

@@ -6,12 +6,52 @@ from __future__ import annotations
 
 import argparse
 import json
+import textwrap
 
 from bidlab.output import print_table
 
+TOOLS = {
+    "team": ("a team match in IMPs, with a per-board scorecard",
+             "Strategies A (--a) and B (--b) as two teams on the same boards: A North-South "
+             "at table 1 and East-West at table 2. Prints a scorecard (board, dealer and "
+             "vulnerability, each table's contract, result and North-South score, the IMPs "
+             "A won) and A's IMPs per board with a 95% interval across boards.",
+             "examples:\n  bidlab bridge team --a natural --b natural:nt_min=14,nt_max=16 -n 200\n"
+             "  bidlab bridge team --a natural --b random --boards boards.pbn --json\n"),
+    "pairs": ("a pairs event in matchpoints",
+              "Every STRATEGY sits North-South on the same boards against the same East-West "
+              "--opponents; each board is matchpointed across the field: the mean matchpoint "
+              "percentage per strategy and every pair's paired difference, with 95% intervals "
+              "across boards.",
+              "examples:\n  bidlab bridge pairs natural random par -n 500 --opponents natural\n"
+              "  bidlab bridge pairs natural natural:nt_min=14,nt_max=16 --boards hands.pbn\n"),
+    "best": ("the best contract of a hand",
+             "For boards dealt under --hand/--hcp/--shape: the double-dummy tricks of the "
+             "declarer --seat in each strain (C D H S NT) and the expected duplicate score of "
+             "each undoubled contract he could declare, with a 95% interval and the chance "
+             "that it makes, at the vulnerability given (--vulnerable, else not vulnerable).",
+             "examples:\n  bidlab bridge best --hand N=AKQ52.K3.742.Q87 --hcp S=10-12 --seat N -n 200\n"
+             "  bidlab bridge best --hand S=AKQ52.K3.742.Q87 --seat S --vulnerable -n 50\n"),
+    "deal": ("constrained boards, printed or written as PBN",
+             "Boards dealt under --hand/--hcp/--shape (board i of --seed is the same in every "
+             "run), printed one a line, or written as PBN with --pbn FILE (board number, "
+             "dealer and vulnerability by board number, rule B1).",
+             "examples:\n  bidlab bridge deal --hcp N=20- -n 100 --pbn strong.pbn\n"
+             "  bidlab bridge deal --hand N=AKQ52.K3.742.Q87 --hcp S=10-12 -n 4\n"),
+}
+
+# Options each tool once accepted from the shared parser though they do nothing there:
+# still parsed (so the command line parses as before), hidden, and refused by name.
+_FOREIGN = {"team": ["opponents", "hand", "hcp", "shape", "seat", "vulnerable", "pbn"],
+            "pairs": ["a", "b", "hand", "hcp", "shape", "seat", "vulnerable", "pbn"],
+            "best": ["a", "b", "opponents", "boards", "pbn", "rule", "rules"],
+            "deal": ["a", "b", "opponents", "boards", "seat", "vulnerable", "json", "rule",
+                     "rules"]}
+
 
 def add_parser(sub) -> None:
-    """Register ``bidlab bridge`` on the subparsers ``sub`` of the main parser."""
+    """Register ``bidlab bridge`` on the subparsers ``sub`` of the main parser: one
+    subcommand per tool, each with its own options and ``--help``."""
     from analysis.bridge import DEFAULT_BOARDS
     from strategies import for_game
 
@@ -19,66 +59,120 @@ def add_parser(sub) -> None:
     p = sub.add_parser(
         "bridge", help="bridge tools: team match, pairs (matchpoints), best contract, deals",
         formatter_class=argparse.RawDescriptionHelpFormatter,
-        description=(
-            "team   strategies A (--a) and B (--b) as two teams on the same boards (A North-\n"
-            "       South at one table, East-West at the other): A's mean IMPs per board.\n"
-            "pairs  every STRATEGY sits North-South on the same boards against the same\n"
-            "       East-West --opponents; each board is matchpointed across the field:\n"
-            "       mean matchpoint percentage per strategy and paired differences.\n"
-            "best   for boards dealt under --hand/--hcp/--shape: the double-dummy tricks of\n"
-            "       --seat per strain and the expected score of each contract.\n"
-            "deal   constrained boards, printed or written as PBN (--pbn FILE).\n\n"
-            "Intervals are 95% across boards. team and pairs play the boards of a PBN file\n"
-            "with --boards FILE.pbn (board number, dealer and vulnerability from its tags)."),
+        description=("The bridge players' tools (below); `bidlab bridge TOOL --help` shows "
+                     "a tool's options.\nIntervals are 95% across boards. team and pairs play "
+                     "the boards of a PBN file\nwith --boards FILE.pbn (board number, dealer "
+                     "and vulnerability from its tags)."),
         epilog="examples:\n  bidlab bridge team --a natural --b natural:nt_min=14,nt_max=16 -n 2000\n"
                "  bidlab bridge pairs natural random par -n 500 --opponents natural\n"
                "  bidlab bridge pairs natural natural:nt_min=14,nt_max=16 --boards hands.pbn\n"
-               "  bidlab bridge best --hand N=AKQ52.K3.742.Q87 --hcp S=10-12 --seat 0 -n 200\n"
+               "  bidlab bridge best --hand N=AKQ52.K3.742.Q87 --hcp S=10-12 --seat N -n 200\n"
                "  bidlab bridge deal --hcp N=20- -n 100 --pbn strong.pbn\n")
-    p.add_argument("tool", choices=["team", "pairs", "best", "deal"])
-    p.add_argument("strategies", nargs="*", metavar="STRATEGY",
-                   help="pairs: the strategies of the field, NAME[:param=value,...] "
-                        "(at least two)")
-    p.add_argument("--a", default=natural, help="team: team A's strategy (default %(default)s)")
-    p.add_argument("--b", default=natural, help="team: team B's strategy (default %(default)s)")
-    p.add_argument("--opponents", default=natural, metavar="NAME[:param=value,...]",
-                   help="pairs: the East-West strategy at every table (default %(default)s)")
-    p.add_argument("-n", type=int, help=f"boards (default {DEFAULT_BOARDS}, or every board of "
-                   f"--boards; double-dummy solving costs ~0.15 s of a core per new board, "
-                   f"cached on disk)")
-    p.add_argument("--seed", type=int, default=0, help="random seed (default %(default)s)")
-    p.add_argument("--boards", metavar="FILE.pbn", help="team, pairs: play the boards of this "
-                   "PBN file instead of dealing")
-    p.add_argument("--hand", action="append", metavar="SEAT=S.H.D.C",
-                   help="a fixed hand, PBN suit order, e.g. N=AKQ52.K3.742.Q87; repeatable")
-    p.add_argument("--hcp", action="append", metavar="SEAT=LO-HI", help="an HCP range, "
-                   "e.g. S=10-12 or N=20-; repeatable")
-    p.add_argument("--shape", action="append", metavar="SEAT=S5-,H0-2",
-                   help="suit-length ranges of a seat; repeatable")
-    p.add_argument("--seat", type=int, default=0, help="declarer seat for best (0 N .. 3 W)")
-    p.add_argument("--vulnerable", action="store_true", help="best: the declarer is vulnerable")
-    p.add_argument("--pbn", metavar="FILE", help="deal: write the boards to this PBN file")
-    p.add_argument("--json", action="store_true", help="print one JSON object")
-    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    tools = p.add_subparsers(dest="tool", metavar="TOOL", title="tools")
+    for name, (line, description, epilog) in TOOLS.items():
+        t = tools.add_parser(name, help=line, description=textwrap.fill(description, 90),
+                             epilog=epilog,
+                             formatter_class=argparse.RawDescriptionHelpFormatter)
+        hide = set(_FOREIGN[name])
+
+        def opt(*flags, key, t=t, hide=hide, **kw):
+            if key in hide:
+                kw = {k: v for k, v in kw.items() if k in ("action", "type", "metavar")}
+                kw["help"] = argparse.SUPPRESS
+                kw["default"] = None
+            t.add_argument(*flags, **kw)
+
+        if name == "pairs":
+            t.add_argument("strategies", nargs="*", metavar="STRATEGY",
+                           help="the strategies of the field, NAME[:param=value,...] (at "
+                                "least two; see `bidlab policies bridge`)")
+        else:  # parsed so that a strategy list gets our one-line error, not argparse's
+            t.add_argument("strategies", nargs="*", help=argparse.SUPPRESS)
+        opt("--a", key="a", default=natural, metavar="STRATEGY",
+            help="team A's strategy (default %(default)s)")
+        opt("--b", key="b", default=natural, metavar="STRATEGY",
+            help="team B's strategy (default %(default)s)")
+        opt("--opponents", key="opponents", default=natural, metavar="NAME[:param=value,...]",
+            help="the East-West strategy at every table (default %(default)s)")
+        t.add_argument("-n", type=int, help=f"boards (default {DEFAULT_BOARDS}"
+                       + (", or every board of --boards" if name in ("team", "pairs") else "")
+                       + ("; double-dummy solving costs ~0.15 s of a core per new board, "
+                          "cached on disk)" if name != "deal" else ")"))
+        t.add_argument("--seed", type=int, default=0, help="random seed (default %(default)s)")
+        opt("--boards", key="boards", metavar="FILE.pbn",
+            help="play the boards of this PBN file instead of dealing")
+        opt("--rule", key="rule", action="append", metavar="KEY=VALUE",
+            help="a house rule, e.g. --rule vulnerability=none (see `bidlab games bridge`); "
+                 "repeatable")
+        opt("--rules", key="rules", metavar="FILE.toml",
+            help="house rules from a TOML file of key = value lines (--rule items override it)")
+        opt("--hand", key="hand", action="append", metavar="SEAT=S.H.D.C",
+            help="a fixed hand, PBN suit order, e.g. N=AKQ52.K3.742.Q87; repeatable")
+        opt("--hcp", key="hcp", action="append", metavar="SEAT=LO-HI",
+            help="an HCP range, e.g. S=10-12 or N=20-; repeatable")
+        opt("--shape", key="shape", action="append", metavar="SEAT=S5-,H0-2",
+            help="suit-length ranges of a seat; repeatable")
+        opt("--seat", key="seat", default="N", metavar="SEAT",
+            help="the declarer: N, E, S or W (or 0..3; default N)")
+        opt("--vulnerable", key="vulnerable", action="store_true",
+            help="the declarer is vulnerable (default: not vulnerable)")
+        opt("--pbn", key="pbn", metavar="FILE", help="write the boards to this PBN file")
+        if name == "deal":
+            t.add_argument("--json", action="store_true", help=argparse.SUPPRESS)
+        else:
+            t.add_argument("--json", action="store_true", help="print one JSON object")
+        t.add_argument("--no-progress", action="store_true",
+                       help="no progress bar" if name != "deal" else argparse.SUPPRESS)
+
+
+def _refuse_foreign(args) -> None:
+    """One error for an option that the tool does not take (the shared parser of before
+    accepted and ignored it)."""
+    from sim.errors import BidlabError
+    for key in _FOREIGN[args.tool]:
+        value = getattr(args, key, None)
+        if value not in (None, False):
+            flag = f"--{key}"
+            takers = [t for t in TOOLS if key not in _FOREIGN[t]]
+            raise BidlabError(f"{flag}: bridge {args.tool} takes no {flag} (it is an option of "
+                              f"{' and '.join('bridge ' + t for t in takers)}); see "
+                              f"`bidlab bridge {args.tool} --help`")
+
+
+def parse_seat(text) -> int:
+    """A declarer seat: ``N E S W`` (any case) or ``0..3``."""
+    from sim.errors import BidlabError
+    from sim.games.bridge.rules import SEAT_NAMES
+    t = str(text).strip().upper()
+    if t.isdigit() and int(t) < 4:
+        return int(t)
+    if len(t) == 1 and t in SEAT_NAMES:
+        return SEAT_NAMES.index(t)
+    raise BidlabError(f"--seat {text}: the declarer seat is N, E, S or W (or 0..3: 0 N, 1 E, "
+                      f"2 S, 3 W)")
 
 
 def cmd_bridge(args) -> None:
     from sim.errors import BidlabError
     from sim.games.bridge.deal import Constraints
+    if args.tool is None:
+        raise BidlabError("give a tool: bridge team, pairs, best or deal (see `bidlab bridge "
+                          "--help`)")
     if args.strategies and args.tool != "pairs":
         raise BidlabError(f"bridge {args.tool} takes no strategy list ({' '.join(args.strategies)})"
                           f"; team takes --a and --b, pairs takes the list")
     if args.boards and args.tool not in ("team", "pairs"):
         raise BidlabError(f"--boards: bridge {args.tool} deals its own boards; team and pairs "
                           f"play the boards of a PBN file")
+    _refuse_foreign(args)
     from analysis.runs import check_boards_file, check_seed
     check_seed(args.seed)
     if args.boards:
         check_boards_file(args.boards)
     if args.n is not None and args.n < 1:
         raise BidlabError(f"-n {args.n}: give at least 1 board")
-    if args.tool == "best" and not 0 <= args.seat <= 3:
-        raise BidlabError(f"--seat {args.seat}: the declarer seat is 0..3 (0 N, 1 E, 2 S, 3 W)")
+    if args.tool == "best":
+        args.seat = parse_seat(args.seat)
     progress = False if args.no_progress else None
     if args.tool == "team":
         _bridge_team(args, progress)
@@ -88,30 +182,69 @@ def cmd_bridge(args) -> None:
         _bridge_hands(args, Constraints.parse(args.hand, args.hcp, args.shape), progress)
 
 
+def _bridge_rules(args) -> dict:
+    """``--rules FILE`` then ``--rule`` items, as the other commands merge them."""
+    from sim.rules import load_rules_file, parse_assignments
+    return {**(load_rules_file(args.rules) if args.rules else {}), **parse_assignments(args.rule)}
+
+
 def _bridge_team(args, progress) -> None:
     from analysis.bridge import team_match
     deals = None
     if args.boards:
         from analysis.runs import import_deals
         deals = import_deals("bridge", args.boards)
-    r = team_match(args.a, args.b, args.n, seed=args.seed, progress=progress, deals=deals)
-    result = {"a": r.a, "b": r.b, "boards": r.boards, "imps_per_board": r.imps_per_board,
-              "lo": r.lo, "hi": r.hi}
+    from analysis.runs import make_rules
+    rules = make_rules("bridge", _bridge_rules(args))
+    r = team_match(args.a, args.b, args.n, seed=args.seed, rules=rules, progress=progress,
+                   deals=deals)
+    result = r.to_json()
     if args.boards:
         result["boards_file"] = args.boards
     if args.json:
         print(json.dumps(result, indent=1))
         return
-    source = f"boards of {args.boards}" if args.boards else f"seed {args.seed}"
-    print(f"team match, {r.boards:,} boards, {source}: A = {r.a}, B = {r.b}\n"
-          f"IMPs per board for A: {r.imps_per_board:+.3f} [{r.lo:+.3f}, {r.hi:+.3f}] "
-          f"(95% interval)")
+    print(format_team(r, f"boards of {args.boards}" if args.boards else f"seed {args.seed}"))
+
+
+def format_team(r, source: str) -> str:
+    """A team match (``analysis.bridge.TeamMatch``) as text: the scorecard, then the
+    totals."""
+    import pandas as pd
+
+    from bidlab.cli import _table_lines
+
+    def result(row, t):
+        contract = row[f"t{t}_contract"]
+        if contract is None:
+            return "passed out"
+        return f"{contract} {row[f't{t}_declarer']} {row[f't{t}_result']}"
+
+    card = pd.DataFrame({
+        "board": [str(x["board"]) for x in r.rows],
+        "dealer": [x["dealer"] for x in r.rows],
+        "vul": [x["vulnerability"] for x in r.rows],
+        "table 1 (A NS)": [result(x, 1) for x in r.rows],
+        "NS score 1": [f"{x['t1_score_ns']:+d}" for x in r.rows],
+        "table 2 (A EW)": [result(x, 2) for x in r.rows],
+        "NS score 2": [f"{x['t2_score_ns']:+d}" for x in r.rows],
+        "IMPs A": [f"{x['imps']:+d}" if x["imps"] else "0" for x in r.rows]})
+    won = int(r.imps[r.imps > 0].sum())
+    lost = int(-r.imps[r.imps < 0].sum())
+    lines = [f"team match, {r.boards:,} boards, {source}: A = {r.a}, B = {r.b}",
+             "A sits North-South at table 1 and East-West at table 2; scores are North-South's;",
+             "IMPs are A's (its NS score at table 1 minus B's at table 2, on the IMP scale)", ""]
+    lines += _table_lines(card)
+    lines += ["", f"total: A {won} IMPs, B {lost} IMPs (A {won - lost:+d})",
+              f"IMPs per board for A: {r.imps_per_board:+.3f} [{r.lo:+.3f}, {r.hi:+.3f}] "
+              f"(95% interval)"]
+    return "\n".join(lines)
 
 
 def _bridge_pairs(args, progress) -> None:
     from analysis.bridge import pairs
     r = pairs(args.strategies, args.n, seed=args.seed, opponents=args.opponents,
-              boards=args.boards, progress=progress)
+              rules=_bridge_rules(args), boards=args.boards, progress=progress)
     if args.json:
         print(json.dumps(r.to_json(), indent=1))
         return
@@ -144,19 +277,25 @@ def _bridge_hands(args, c, progress) -> None:
         from analysis.bridge import best_contract
         r = best_contract(c, args.seat, n, seed=args.seed, vulnerable=args.vulnerable,
                           progress=progress)
+        from analysis.bridge import STRAIN_NAMES
+        from sim.games.bridge.rules import SEAT_NAMES
         dist = {st: [int(x) for x in np.bincount(r.tricks[:, i], minlength=14)]
-                for i, st in enumerate("CDHSN")}
+                for i, st in enumerate(STRAIN_NAMES)}
+        seat = SEAT_NAMES[args.seat]
+        vul = "vulnerable" if args.vulnerable else "not vulnerable"
         if args.json:
-            print(json.dumps({"boards": r.boards, "tricks": dist, "contracts": r.contracts},
+            print(json.dumps({"declarer": seat, "vulnerable": bool(args.vulnerable),
+                              "boards": r.boards, "tricks": dist, "contracts": r.contracts},
                              indent=1))
             return
-        print(f"best contract for seat {args.seat} as declarer, {r.boards:,} boards:\n")
+        print(f"best contract with {seat} as declarer, {vul}, {r.boards:,} boards "
+              f"(double-dummy tricks; undoubled contracts, scored for {seat}'s side):\n")
         for st, counts in dist.items():
             mean = sum(k * v for k, v in enumerate(counts)) / max(1, r.boards)
-            print(f"  {st}: mean tricks {mean:.2f}")
+            print(f"  {st:2s}: mean tricks {mean:.2f}")
         print()
         for row in r.contracts[:10]:
-            print(f"  {row['contract']:3s} {row['mean']:+8.1f} [{row['lo']:+.1f}, "
+            print(f"  {row['contract'] + ' ' + seat:6s} {row['mean']:+8.1f} [{row['lo']:+.1f}, "
                   f"{row['hi']:+.1f}]  P(make) {row['p_make']:.2f}")
         return
     from sim.games.bridge.deal import deal

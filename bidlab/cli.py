@@ -19,6 +19,8 @@ examples:
   bidlab policies auktsion                      # its policies and their parameters
   bidlab simulate auktsion -n 100000 --seed 1
   bidlab simulate auktsion -n 100000 --strategy all=budget --strategy 0=value:multiple=1.5
+  bidlab simulate auktsion -n 100000 --strategy 0,2=value --strategy 1,3=budget
+  bidlab simulate pitch -n 2000 --strategy 0=strength:aggression=1.4+pimc:samples=8
   bidlab simulate auktsion -n 1000000 --rule players=3 --rule auction_form=sealed \\
       --out results.parquet --detail
   bidlab trace auktsion --seed 1 --index 7      # the hand history of match 7 of that run
@@ -26,22 +28,35 @@ examples:
   bidlab simulate bridge --boards boards.pbn --strategy all=natural:nt_min=14,nt_max=16
 """
 
-STRATEGY_HELP = """SEAT=NAME[:param=value,...]; SEAT is a seat number or 'all'; later
-items override earlier ones; unnamed seats get the game's default strategy
-(see `bidlab policies GAME`). Repeatable."""
+STRATEGY_HELP = """SEAT=NAME[:param=value,...]; SEAT is a seat number, a list of
+seats (0,2) or 'all'; a strategy of several policies is NAME+NAME, each policy's
+parameters after it (strength:aggression=1.4+pimc:samples=8) or all of them at the
+end (strength+pimc:aggression=1.4,samples=8); later items override earlier ones;
+unnamed seats get the game's default strategy (see `bidlab policies GAME`).
+Repeatable."""
 
 OPTIMIZE_SCALE = 2
 """``optimize`` plays this many times the game's ``default_n`` per evaluation by default."""
 
 
-def _common_game_options(p: argparse.ArgumentParser) -> None:
+def _common_game_options(p: argparse.ArgumentParser, strategy: bool = True) -> None:
     p.add_argument("game", help="game name (see `bidlab games`)")
+    _seed_and_rules(p)
+    if strategy:
+        p.add_argument("--strategy", action="append", metavar="SEAT=SPEC", help=STRATEGY_HELP)
+
+
+def _seed_and_rules(p: argparse.ArgumentParser) -> None:
+    """--seed, --rule and --rules, the same in every command that plays matches."""
     p.add_argument("--seed", type=int, default=0, help="random seed (default %(default)s)")
     p.add_argument("--rule", action="append", metavar="KEY=VALUE",
                    help="a house rule, e.g. --rule players=3 (see `bidlab games GAME`); repeatable")
     p.add_argument("--rules", metavar="FILE.toml", help="house rules from a TOML file of key = value "
                    "lines (--rule items override it)")
-    p.add_argument("--strategy", action="append", metavar="SEAT=SPEC", help=STRATEGY_HELP)
+
+
+def _no_progress(p: argparse.ArgumentParser, what: str = "no progress bar") -> None:
+    p.add_argument("--no-progress", action="store_true", help=what)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -60,12 +75,12 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("games", help="list the games, or the rule keys of one game",
                        description="Without GAME: the games. With GAME: its rule keys "
                                    "(house variants), defaults and allowed values.")
-    p.add_argument("game", nargs="?")
+    p.add_argument("game", nargs="?", help="a game (see `bidlab games`): list its rule keys")
 
     p = sub.add_parser("policies", help="the policies of a game and their parameters",
                        description="Policies of GAME, their parameters with defaults and "
                                    "bounds. Use them as --strategy SEAT=NAME:param=value.")
-    p.add_argument("game")
+    p.add_argument("game", help="game name (see `bidlab games`)")
 
     p = sub.add_parser(
         "simulate", help="simulate N matches and print a summary",
@@ -98,24 +113,40 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--pbn", metavar="FILE", help="bridge: write every board played (deal, "
                    "auction, contract, declarer, tricks, score, par) to this PBN file")
     p.add_argument("--json", action="store_true", help="print the summary as JSON")
-    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    _no_progress(p)
 
     p = sub.add_parser(
-        "compare", help="compare house variants on the same deals",
+        "compare", help="compare house variants, or strategies, on the same deals",
         formatter_class=argparse.RawDescriptionHelpFormatter,
-        description="Play the same matches (same seed, same strategies) under each rule "
-                    "variant and show every metric side by side with the paired difference "
-                    "against the first variant, its 95% interval and a paired t-test. With "
-                    "one --variant, the default rules are the baseline.",
-        epilog="examples:\n  bidlab compare auktsion --variant carry_money=false\n"
+        description="Play the same matches (same seed, so the same deals and random streams) "
+                    "under each variant, a rule set, other strategies in some seats, or both, "
+                    "and show every metric side by side with the paired difference against "
+                    "the first variant, its 95% interval and a paired t-test. With one "
+                    "--variant, the command's own rules and strategies are the baseline.",
+        epilog="variants (--variant, repeatable; parts joined by ';'):\n"
+               "  default                         the rules and strategies of the command\n"
+               "  KEY=VALUE[,KEY=VALUE...]        house rules on top of them\n"
+               "  strategy SEAT=SPEC [SEAT=SPEC]  strategies on top of --strategy (SEAT=SPEC\n"
+               "                                  as in --strategy: 0=value, 0,2=value:multiple=2)\n"
+               "  strategy 0=value; players=3     both\n"
+               "Seat rows are paired seat by seat; a strategy's row is paired where the\n"
+               "baseline has that strategy too.\n\n"
+               "examples:\n  bidlab compare auktsion --variant carry_money=false\n"
                "  bidlab compare auktsion --variant default --variant min_raise=5 "
-               "--variant auction_form=sealed -n 50000\n")
+               "--variant auction_form=sealed -n 50000\n"
+               "  # seat 0 plays value instead of budget, on the same matches:\n"
+               "  bidlab compare auktsion --strategy all=budget --variant 'strategy 0=value' "
+               "-n 20000\n"
+               "  bidlab compare pitch --variant 'strategy 0=strength+greedy' \\\n"
+               "      --variant 'strategy 0=strength:aggression=1.4+greedy' -n 20000\n")
     _common_game_options(p)
-    p.add_argument("--variant", action="append", metavar="KEY=VALUE[,KEY=VALUE...]",
-                   required=True, help="a rule set ('default' for the defaults); repeatable")
+    p.add_argument("--variant", action="append", metavar="VARIANT", required=True,
+                   help="'default', KEY=VALUE[,KEY=VALUE...] (rules), 'strategy SEAT=SPEC "
+                        "...' (strategies), or parts of both joined by ';' (see below); "
+                        "repeatable")
     p.add_argument("-n", type=int, help=f"matches per variant (default: {_per_game('default_n')})")
     p.add_argument("--json", action="store_true", help="print one JSON object")
-    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    _no_progress(p)
 
     p = sub.add_parser(
         "optimize", help="tune a strategy's parameters (best response, self-play) and score "
@@ -163,9 +194,9 @@ def build_parser() -> argparse.ArgumentParser:
                    f"{_per_game('default_n', OPTIMIZE_SCALE)})")
     p.add_argument("--holdout", type=int, metavar="M", help="fresh matches the tuned responder "
                    "is scored on, N..N+M-1 of the same seed (default: M = N)")
-    p.add_argument("--seed", type=int, default=0, help="random seed (default %(default)s)")
-    p.add_argument("--rule", action="append", metavar="KEY=VALUE", help="a house rule; repeatable")
+    _seed_and_rules(p)
     p.add_argument("--json", action="store_true", help="print one JSON object")
+    _no_progress(p, "no progress lines on stderr (each evaluation's log line)")
 
     p = sub.add_parser(
         "bid-ev", help="expected outcome of each candidate action in a situation",
@@ -187,8 +218,12 @@ def build_parser() -> argparse.ArgumentParser:
                "  bidlab bid-ev bridge --hand S=KQ52.AJ3.742.Q87 --state board=1 "
                "--state calls=1H,P \\\n      --state 'hcp=N=11-21' --state shape=N=H5- "
                "--candidates 2H,3H,4H\n"
-               + _situations_help())
+               "  bidlab bid-ev pitch --help       # the situation keys of pitch only\n"
+               + _situations_help(), add_help=False)
+    p.add_argument("-h", "--help", action=_GameHelp, help="show this help (with GAME "
+                   "before it, only that game's situation keys) and exit")
     _common_game_options(p)
+    _no_progress(p)
     p.add_argument("--seat", help="your seat (default 0)")
     p.add_argument("--hand", required=True, help="your cards, e.g. 'AH KH 7D 2C' (rank then "
                    "suit); bridge: PBN S.H.D.C, e.g. S=AKQ52.K3.742.Q87 (seat optional)")
@@ -217,6 +252,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="also replay it through the plain-Python referee")
     p.add_argument("--boards", metavar="FILE.pbn", help="bridge: the board comes from this "
                    "PBN file (--index selects it, from 0), as `simulate --boards` plays it")
+    _no_progress(p, "accepted as by the other commands (trace plays one match: no bar)")
     form = p.add_mutually_exclusive_group()
     form.add_argument("--text", action="store_true", help="print a hand history to read "
                       "instead of JSON: the header, each deal's hands by suit, every call and "
@@ -285,8 +321,9 @@ def _version() -> str:
 def cmd_games(args) -> None:
     from bidlab import api
     if args.game:
+        keys = api.rule_keys(args.game)     # an unknown game: the one-line error, nothing else
         print(f"{args.game}: rule keys (set with --rule KEY=VALUE)\n")
-        print_table(api.rule_keys(args.game))
+        print_table(keys)
     else:
         for name, title in api.games().items():
             print(f"{name:10s} {title}")
@@ -295,8 +332,8 @@ def cmd_games(args) -> None:
 
 def cmd_policies(args) -> None:
     from bidlab import api
+    frame = api.policies(args.game)     # an unknown game: the one-line error, nothing else
     print(f"{args.game}: policies (use as --strategy SEAT=NAME:param=value,...)")
-    frame = api.policies(args.game)
     decisions = [d for d in dict.fromkeys(frame["decision"]) if d and d != "bundle"]
     if len(decisions) > 1:
         print(f"a strategy names one policy per decision, joined by '+' ({' + '.join(decisions)}), "
@@ -417,10 +454,50 @@ def format_game_summary(frame) -> str:
     return "\n".join(lines)
 
 
-def _situations_help() -> str:
-    """The situation keys of every game that has bid-EV, for the help epilog."""
+def _situations_help(only: str | None = None) -> str:
+    """The situation keys of every game that has bid-EV (or of game ``only``), for the
+    help epilog, as plain text (the games' reST markup taken out)."""
     return "".join(f"\nsituation keys for {name} (--state KEY=VALUE; --seat and --hand also):\n"
-                   + g.situation_help for name, g in _games().items() if g.situation_help)
+                   + plain_text(g.situation_help) for name, g in _games().items()
+                   if g.situation_help and (only is None or name == only))
+
+
+def plain_text(text: str) -> str:
+    """reST-ish help text for a terminal: ````x```` -> ``x``, keeping a definition
+    list's columns aligned (a key's markup is 4 characters: its description and the
+    indented lines under it move left by as much)."""
+    import re
+    lines, shift = [], 0
+    for line in text.splitlines():
+        m = re.match(r"``([^`]+)``(\s+)", line)
+        if m:
+            shift = 4
+            line = m.group(1) + m.group(2) + line[m.end():]
+        elif shift and line.startswith(" " * (shift + 1)):
+            line = line[shift:]
+        elif not line.startswith(" "):
+            shift = 0
+        lines.append(line)
+    plain = re.sub(r"``(.*?)``", r"\1", "\n".join(lines), flags=re.S)
+    return plain + ("\n" if text.endswith("\n") else "")
+
+
+class _GameHelp(argparse.Action):
+    """``-h``/``--help`` of bid-ev: after GAME (``bid-ev pitch --help``) only that game's
+    situation keys, else every game's."""
+
+    def __init__(self, option_strings, dest=argparse.SUPPRESS, default=argparse.SUPPRESS,
+                 help=None):
+        super().__init__(option_strings, dest, default=default, nargs=0, help=help)
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        game = getattr(namespace, "game", None)
+        if game in _games():
+            head = parser.epilog.split("\nsituation keys for ", 1)[0]
+            parser.epilog = head + (_situations_help(game) or
+                                    f"\n{game} has no bid-EV situations yet.\n")
+        parser.print_help()
+        parser.exit()
 
 
 def cmd_bid_ev(args) -> None:
@@ -431,29 +508,32 @@ def cmd_bid_ev(args) -> None:
     if args.seat is not None:
         situation["seat"] = args.seat
     rules = {**(load_rules_file(args.rules) if args.rules else {}), **_rules(args)}
-    result = bid_ev(args.game, situation, rollouts=args.rollouts, seed=args.seed,
-                    rules=rules, strategies=args.strategy, candidates=args.candidates)
+    with _bars_off(args.no_progress):
+        result = bid_ev(args.game, situation, rollouts=args.rollouts, seed=args.seed,
+                        rules=rules, strategies=args.strategy, candidates=args.candidates)
     if args.json:
         print(json.dumps(result.to_json(), indent=1))
         return
     import pandas as pd
-    f = result.frame
+
+    from reports import text as W
+    f = result.grouped()  # candidates with the same outcome in every rollout: one row
     by_win = result.metric == "win"
     titles = result.outcomes
-    extra = {f"{titles[name]} [95% CI]": [f"{m:+.3g} [{lo:+.3g}, {hi:+.3g}]" for m, lo, hi
-                                          in zip(f[name], f[f"{name}_lo"], f[f"{name}_hi"])]
+    scale = 100.0 if by_win else 1.0
+    extra = {f"{titles[name]} [95% CI]": W.intervals(f[name], f[f"{name}_lo"], f[f"{name}_hi"],
+                                                    sign=True)
              for name in titles if name not in ("score", "win")}
     shown = pd.DataFrame({
         "action": f["action"],
-        titles["win" if by_win else "score"] + " [95% CI]": [
-            f"{m:.4g} [{lo:.4g}, {hi:.4g}]" for m, lo, hi in zip(f["mean"], f["ci_low"],
-                                                                  f["ci_high"])],
-        "vs best [95% CI]": [f"{d:+.3g} [{lo:+.3g}, {hi:+.3g}]"
-                             for d, lo, hi in zip(f["diff_vs_best"], f["diff_lo"], f["diff_hi"])],
+        titles["win" if by_win else "score"] + (", %" if by_win else "") + " [95% CI]":
+            W.intervals(f["mean"], f["ci_low"], f["ci_high"], scale),
+        "vs best [95% CI]": W.intervals(f["diff_vs_best"], f["diff_lo"], f["diff_hi"], scale,
+                                        sign=True),
         **extra,
-        **({titles["score"]: [f"{x:.3f}" for x in f["score"]]} if by_win else
-           {titles["win"]: [f"{w:.3f}" for w in f["win"]]}),
-        "P(best)": [f"{p:.2f}" for p in f["p_best"]]})
+        **({titles["score"]: [W.num(x, 3) for x in f["score"]]} if by_win else
+           {titles["win"] + ", %": [W.num(100 * w, 1) for w in f["win"]]}),
+        "P(best)": [W.num(p, 2) for p in f["p_best"]]})
     print(f"{args.game}: {result.provenance['rollouts']:,} rollouts per candidate, seed {args.seed}"
           + (f", ranked by {titles['win']} ({titles['score']} beside it)" if by_win else ""))
     tell = result.situation.get("calls_tell")
@@ -471,7 +551,35 @@ def cmd_bid_ev(args) -> None:
               f"{', '.join(f'seat {s} {p}' for s, p in told)} (--state infer=no: at random)")
     print()
     print_table(shown)
-    print(f"\nbest: {result.best} (probability it is best: {result.p_best:.2f})")
+    best = f[[result.best in a for a in f["actions"]]].iloc[0]
+    if best["size"] > 1:
+        print(f"\nbest: any of {best['action']}: they give the same outcome in every rollout "
+              f"(probability this group is best: {best['p_best']:.2f})")
+    else:
+        print(f"\nbest: {result.best} (probability it is best: {result.p_best:.2f})")
+
+
+class _NotATerminal:
+    """``sys.stderr`` as progress bars see it under --no-progress: not a terminal, so
+    a bar left to decide for itself (tqdm's ``disable=None``) stays off."""
+
+    def __init__(self, stream):
+        self._stream = stream
+
+    def isatty(self) -> bool:
+        return False
+
+    def __getattr__(self, name):
+        return getattr(self._stream, name)
+
+
+def _bars_off(off: bool):
+    """A context in which progress bars that decide by the terminal stay off (bid-ev's
+    analysis takes no progress argument)."""
+    import contextlib
+    if not off:
+        return contextlib.nullcontext()
+    return contextlib.redirect_stderr(_NotATerminal(sys.stderr))
 
 
 def cmd_trace(args) -> None:
@@ -522,6 +630,8 @@ def cmd_compare(args) -> None:
         "p": ["" if b else p_text(p) for b, p in zip(base, f["p_value"])]})
     print(f"{args.game}: {n:,} matches per variant, seed {args.seed}; differences are "
           f"against {next(iter(result.variants))!r}, paired by match")
+    for label, seats in result.provenance.get("variant_strategies", {}).items():
+        print(f"{label}: " + ", ".join(f"seat {s['seat']} {s['label']}" for s in seats))
     for label, why in result.left_out.items():
         print(f"{label}: {why}")
     print()
@@ -532,9 +642,11 @@ def cmd_optimize(args) -> None:
     import pandas as pd
 
     from analysis.optimize import optimize
-    log = None if args.json else (lambda line: print(line, file=sys.stderr))
+    from sim.rules import load_rules_file
+    log = None if args.json or args.no_progress else (lambda line: print(line, file=sys.stderr))
     n = args.n if args.n is not None else OPTIMIZE_SCALE * _default_n(args.game)
-    result = optimize(args.game, args.strategy, n=n, seed=args.seed, rules=_rules(args),
+    rules = {**(load_rules_file(args.rules) if args.rules else {}), **_rules(args)}
+    result = optimize(args.game, args.strategy, n=n, seed=args.seed, rules=rules,
                       opponents=args.opponents, params=args.param, seat=args.seat,
                       self_play=args.self_play, responders=args.responders,
                       holdout=args.holdout, log=log)

@@ -19,6 +19,8 @@ import pandas as pd
 
 from analysis import tables as T
 from analysis.runs import Simulation, make_rules, seat_strategies, simulate
+from analysis.stats import mean_ci
+from analysis.tournament import Tournament
 from reports import data as D
 from reports import figures as F
 from reports import text as W
@@ -52,6 +54,7 @@ class Context:
         self.n_seats = self.g.n_seats(self.rules)
         self.default_label = seat_strategies(self.game, self.rules, None).labels[0]
         self.runs: dict[str, Simulation] = {}
+        self._tournament: Tournament | None = None
         self.provenance: dict[str, Any] = {"game": self.game, "n": self.n, "seed": seed,
                                            "rules": self.rules.to_json(), "runs": {}}
         self.data: dict[str, pd.DataFrame] = {}
@@ -68,9 +71,31 @@ class Context:
         return list(self.spec.field) if self.spec.field else None
 
     @property
+    def entries(self) -> list[str]:
+        """The field's distinct strategies, in seat order: the tournament's entries."""
+        labels = seat_strategies(self.game, self.rules, self.field).labels
+        return list(dict.fromkeys(labels))
+
+    @property
     def multi(self) -> bool:
         """The field holds more than one strategy."""
-        return len(set(self.run("field").seats["strategy"].astype(str))) > 1
+        return len(self.entries) > 1
+
+    def tournament(self) -> Tournament:
+        """The field's strategies in a duplicate tournament (every strategy in every seat
+        equally often, on the same matches), with every lineup's seat rows kept."""
+        if self._tournament is None:
+            from analysis.tournament import design, positions, tournament
+            entries = self.entries
+            lineups = len(design(len(entries), len(positions(self.game, self.n_seats))).lineups)
+            share = self.spec.tournament_share
+            m = self.size(share if share is not None else 1 / lineups, 64)
+            self.status(f"tournament of {len(entries)} strategies ({m:,} matches x "
+                        f"{lineups} lineups)")
+            self._tournament = tournament(self.game, entries, m, seed=self.seed,
+                                          rules=dict(self.spec.rules), keep_seats=True)
+            self.provenance["tournament"] = self._tournament.provenance
+        return self._tournament
 
     def status(self, text: str) -> None:
         if self._progress:
@@ -192,106 +217,179 @@ def strategies_section(ctx: Context) -> Section:
     import strategies as strategies_
 
     s = Section("strategies", "Strategies and their parameters")
-    field = ctx.run("field")
-    rows = []
-    for entry in field.provenance["strategies"]:
-        for policy, params in _params_text(entry):
-            rows.append({"seat": str(entry["seat"]), "strategy": entry["label"], "policy": policy,
-                         "parameters (all values)": params})
-    frame = pd.DataFrame(rows)
+    assigned = seat_strategies(ctx.game, ctx.rules, ctx.field).to_json()
+    first: dict[str, dict] = {}
+    for entry in assigned:  # each strategy once, in the order of its first seat
+        first.setdefault(entry["label"], entry)
+    frame = pd.DataFrame([{"strategy": label, "policy": policy, "parameters (all values)": params}
+                          for label, entry in first.items()
+                          for policy, params in _params_text(entry)])
     gs = strategies_.for_game(ctx.game)
     used = list(dict.fromkeys(p.split(": ", 1)[1] for p in frame["policy"]))
     docs = {p.name: p.doc for p in gs.policies if p.name in used}
     if ctx.field:
-        s.text(ctx.spec.field_note or "The strategy field below plays every match; each "
-               "strategy keeps its seat.")
+        s.text(ctx.spec.field_note or "The strategies below make up the field.")
     else:
         s.text(f"Every seat plays the game's default strategy, {ctx.default_label}.")
-    s.add(Table(frame, "Seats, strategies and every parameter value", ctx.keep("strategies", frame)))
+    if ctx.multi:
+        s.text("They meet in a duplicate tournament (the equity, score and house-variant "
+               "sections): every strategy sits in every seat equally often, on the same "
+               "matches.")
+    s.add(Table(frame, "Strategies and every parameter value", ctx.keep("strategies", frame)))
     s.text("How the policies decide: " + "; ".join(f"{k}: {v}" for k, v in docs.items()) + ".")
-    if ctx.field:
-        s.note("Seats are fixed, so a strategy's result includes its seat's advantage"
-               + ("; the seat section measures that advantage with the default strategy "
-                  "everywhere." if "seats" in ctx.spec.sections else "."))
     return s
-
-
-def _head_to_head(seats: pd.DataFrame, a: str, b: str) -> tuple[float, float, float]:
-    """Share of matches in which strategy ``a`` outscores ``b`` (ties count half), with a
-    95% interval."""
-    from analysis.stats import mean_ci, per_match
-
-    series = per_match(seats, "score")
-    x, y = series[("strategy", a)], series[("strategy", b)]
-    return mean_ci((x > y) + 0.5 * (x == y))
 
 
 def equity_section(ctx: Context) -> Section:
     s = Section("equity", "Equity and win rates")
+    return _tournament_equity(ctx, s) if ctx.multi else _seat_equity(ctx, s)
+
+
+def _seat_equity(ctx: Context, s: Section) -> Section:
+    """One strategy in every seat: its match score, and the win share of each seat."""
     run = ctx.run("field")
-    seats = run.seats
-    unit = ctx.spec.score_unit
-    eq = T.equity(seats, metrics=ctx.g.summary_metrics)
+    eq = T.equity(run.seats, metrics=ctx.g.summary_metrics)
     stem = ctx.keep("equity", eq)
-    multi = ctx.multi
-    by = "strategy" if multi else "seat"
+    unit = ctx.spec.score_unit
     s.text(f"{run.completed:,} matches, seed {ctx.seed}. Means with 95% intervals across "
-           f"matches; win share splits ties; a strategy in several seats is averaged over "
-           f"them within each match.")
-    scores = eq[(eq["metric"] == "score") & (eq["by"] == "strategy")].sort_values(
-        "mean", ascending=False)
-    wins = eq[(eq["metric"] == "win") & (eq["by"] == by)].sort_values("mean", ascending=False)
-    shown = None
-    if multi:
-        best, worst = scores.iloc[0], scores.iloc[-1]
-        diffs = T.strategy_differences(seats, "score")
-        pair = diffs[((diffs["first"] == best["name"]) & (diffs["second"] == worst["name"])) |
-                     ((diffs["first"] == worst["name"]) & (diffs["second"] == best["name"]))].iloc[0]
-        sign = 1 if pair["second"] == best["name"] else -1
-        lo, hi = sorted((sign * pair["ci_low"], sign * pair["ci_high"]))
-        h, hlo, hhi = _head_to_head(seats, best["name"], worst["name"])
-        s.reading(W.sentence(
-            f"of the {len(scores)} strategies, {best['name']} scores most: "
-            f"{W.estimate(best['mean'], best['ci_low'], best['ci_high'], unit=f' {unit} per match')}; "
-            + W.difference("it", sign * pair["diff"], lo, hi, other=worst["name"], unit=unit,
-                           suffix=" per match", p=pair["p_value"])
-            + f", and outscores {worst['name']} in {W.estimate(h, hlo, hhi, 100, '% of the matches')}"))
-        top, bottom = wins.iloc[0], wins.iloc[-1]
-        fair = F._fair_share(eq, "strategy")
-        won = bottom["mean"] * bottom["matches"]
-        low_text = (f"{bottom['name']} wins none of them" if bottom["mean"] == 0 else
-                    f"{bottom['name']} wins almost never ({W.num(won, 0 if won == round(won) else 1)} "
-                    f"of {int(bottom['matches']):,} matches, ties split)" if bottom["mean"] < 0.001 else
-                    f"{bottom['name']} wins "
-                    f"{W.estimate(bottom['mean'], bottom['ci_low'], bottom['ci_high'], 100, '%')}")
-        s.reading(W.sentence(
-            f"the most frequent winner is {top['name']}, with "
-            f"{W.estimate(top['mean'], top['ci_low'], top['ci_high'], 100, '% of the matches')}"
-            + (f" against a fair share of {W.share(fair)}" if fair else "") + f"; {low_text}"))
-        shown = pd.DataFrame({"B - A": diffs["second"] + " - " + diffs["first"],
-                              "score difference per match [95% CI]": W.intervals(
-                                  diffs["diff"], diffs["ci_low"], diffs["ci_high"], sign=True),
-                              "p": diffs["p_value"].map(W.p_text)})
-    else:
-        only = scores.iloc[0]
-        s.reading(W.sentence(
-            f"with {only['name']} in every seat the mean match score is "
-            f"{W.estimate(only['mean'], only['ci_low'], only['ci_high'], unit=' ' + unit)}, "
-            f"and a fair share of the wins would be {W.share(1 / ctx.n_seats)} per seat"))
+           f"matches; win share splits ties.")
+    only = eq[(eq["metric"] == "score") & (eq["by"] == "strategy")].iloc[0]
+    s.reading(W.sentence(
+        f"with {only['name']} in every seat the mean match score is "
+        f"{W.estimate(only['mean'], only['ci_low'], only['ci_high'], unit=' ' + unit)}, "
+        f"and a fair share of the wins would be {W.share(1 / ctx.n_seats)} per seat"))
     s.add(Table(equity_table(eq), "Per strategy and per seat: mean [95% CI]", stem))
-    if shown is not None:
-        s.add(Table(shown, "Paired differences between strategies (same matches)",
-                    ctx.keep("strategy_differences", diffs)))
-    s.add(ctx.figure("equity", lambda ax: F.equity_bars(eq, "score", by=by, ax=ax),
-                     f"Mean match score by {by} with 95% intervals", stem))
-    s.add(ctx.figure("win_share", lambda ax: F.win_share_bars(eq, by=by, ax=ax),
-                     f"Win share by {by} with 95% intervals (ties split)", stem))
+    s.add(ctx.figure("equity", lambda ax: F.equity_bars(eq, "score", by="seat", ax=ax),
+                     "Mean match score by seat with 95% intervals", stem))
+    s.add(ctx.figure("win_share", lambda ax: F.win_share_bars(eq, by="seat", ax=ax),
+                     "Win share by seat with 95% intervals (ties split)", stem))
     return s
+
+
+def _tournament_equity(ctx: Context, s: Section) -> Section:
+    """The field's strategies in a duplicate tournament: ranked by the game's objective,
+    with intervals clustered by match and Holm-adjusted paired differences."""
+    t = ctx.tournament()
+    eq = t.equity()
+    stem = ctx.keep("equity", eq)
+    unit = ctx.spec.score_unit
+    m = int(t.frame["matches"].iloc[0])
+    lineups = len(t.design.lineups)
+    position = "side" if ctx.g.sides else "seat"
+    pairs = len(t.names) * (len(t.names) - 1) // 2
+    s.text(f"A duplicate tournament: {m:,} matches of seed {ctx.seed}, each played once in "
+           f"every lineup of a balanced design ({t.design.describe(position)}; {lineups * m:,} "
+           f"games in all), so no strategy gains from its {position} or its cards. A "
+           f"strategy's result in a match is its mean over every {position} it holds there; "
+           f"intervals are 95% and clustered by match, and differences are paired by match"
+           + (f", their p-values adjusted for the {pairs} comparisons (Holm)" if pairs > 1
+              else "") + ". Win share splits ties.")
+    objective = t.metric
+    ranked = eq[(eq["metric"] == objective)]
+    best, worst = ranked.iloc[0], ranked.iloc[-1]
+    diffs = t.differences[t.differences["metric"] == objective]
+    pair = diffs[(diffs["first"] == best["name"]) & (diffs["second"] == worst["name"])].iloc[0]
+    words = (dict(verb="wins", unit="percentage points", more="more often",
+                  less="less often", scale=100.0) if objective == "win" else
+             dict(unit=unit, suffix=" per match"))
+    scale = words.get("scale", 1.0)
+    lead = (W.estimate(best["mean"], best["ci_low"], best["ci_high"], 100, "% of the matches won")
+            if objective == "win" else
+            W.estimate(best["mean"], best["ci_low"], best["ci_high"], unit=f" {unit} per match"))
+    h, hlo, hhi = mean_ci(t.head_to_head(best["name"], worst["name"], objective))
+    s.reading(W.sentence(
+        f"of the {len(t.names)} strategies, {best['name']} comes first, with {lead}, and "
+        f"is the best in {W.share(t.p_best, 0)} of bootstrap resamples of the matches; "
+        + W.difference("it", pair["diff"], pair["ci_low"], pair["ci_high"],
+                       other=worst["name"], p=pair["p_holm"], **words)
+        + f"; it does better than {worst['name']} in "
+          f"{W.estimate(h, hlo, hhi, 100, '% of the matches')} (ties count half)"))
+    wins = eq[eq["metric"] == "win"].sort_values("mean", ascending=False)
+    fair = 1 / len(positions_of(ctx))
+    top, bottom = wins.iloc[0], wins.iloc[-1]
+    lo_text = W.estimate(bottom["mean"], bottom["ci_low"], bottom["ci_high"], 100, "%")
+    hi_text = W.estimate(top["mean"], top["ci_low"], top["ci_high"], 100, "%")
+    s.reading(W.sentence(f"win shares range from {lo_text} for {bottom['name']} to {hi_text} "
+                         f"for {top['name']}, against a fair share of {W.share(fair)}"))
+    for note in search_notes(t):
+        s.note(note)
+    s.add(Table(tournament_table(t), "Per strategy, over every lineup: mean [95% CI] and the "
+                "probability of being best", stem))
+    shown = diffs.assign(scale=scale)
+    dstem = ctx.keep("strategy_differences", t.differences)
+    s.add(Table(pd.DataFrame({
+        "A - B": shown["first"] + " - " + shown["second"],
+        f"{METRIC_TITLES.get(objective, objective)} difference [95% CI]":
+            W.intervals(shown["diff"], shown["ci_low"], shown["ci_high"], scale, sign=True),
+        "p (Holm)": shown["p_holm"].map(W.p_text)}),
+        "Paired differences between strategies (same matches, every lineup)", dstem))
+    s.add(ctx.figure("equity", lambda ax: F.equity_bars(eq, "score", by="strategy", ax=ax),
+                     "Mean match score by strategy over every lineup, with 95% intervals",
+                     stem))
+    s.add(ctx.figure("win_share", lambda ax: F.win_share_bars(eq, by="strategy", ax=ax,
+                                                              fair=fair),
+                     "Win share by strategy over every lineup, with 95% intervals (ties "
+                     "split)", stem))
+    return s
+
+
+def positions_of(ctx: Context) -> tuple[tuple[int, ...], ...]:
+    """The tournament's positions: the seats, or the sides of a partnership game."""
+    from analysis.tournament import positions
+    return positions(ctx.game, ctx.n_seats)
+
+
+def tournament_table(t: Tournament) -> pd.DataFrame:
+    """One row per strategy, best first: each metric ``mean [95% CI]`` (the same decimals
+    down a column) and P(best)."""
+    out = pd.DataFrame({"strategy": t.frame["name"],
+                        "matches": t.frame["matches"].map(lambda v: f"{int(v):,}")})
+    for metric in t.per_match:
+        lo, hi = t.frame[f"{metric}_lo"], t.frame[f"{metric}_hi"]
+        if metric == "win":
+            lo, hi = lo.clip(0, 1), hi.clip(0, 1)
+        out[METRIC_TITLES.get(metric, metric)] = W.intervals(
+            t.frame[metric], lo, hi, 100.0 if metric == "win" else 1.0)
+    out["P(best)"] = t.frame["p_best"].map(lambda v: W.share(v, 0))
+    return out
+
+
+def search_notes(t: Tournament) -> list[str]:
+    """A note for each search policy of the field that does not beat, with significance,
+    the same strategy with the search replaced by its own playout policy, where the field
+    holds that strategy too (a search that loses to its playouts is a bug to report)."""
+    import strategies as strategies_
+
+    gs = strategies_.for_game(t.game)
+    parsed = {name: gs.parse(label) for name, label in zip(t.names, t.frame.set_index(
+        "name").loc[t.names, "strategy"])}
+    diffs = t.differences[t.differences["metric"] == t.metric]
+    notes = []
+    for name, strategy in parsed.items():
+        for policy, _ in strategy.choices:
+            playout = policy.playout
+            if not playout:
+                continue
+            twin = [other for other, o in parsed.items() if other != name and all(
+                (p.name == playout if p.decision == policy.decision else (p, v) == (q, w))
+                for (p, v), (q, w) in zip(o.choices, strategy.choices))]
+            for other in twin:
+                row = diffs[((diffs["first"] == name) & (diffs["second"] == other))
+                            | ((diffs["first"] == other) & (diffs["second"] == name))].iloc[0]
+                ahead = row["first"] == name and row["p_holm"] < 0.05 and row["diff"] > 0
+                if not ahead:
+                    notes.append(f"{name} searches with {policy.name}, whose playouts use "
+                                 f"{playout}, yet it does not beat {other} here (Holm p = "
+                                 f"{row['p_holm']:.3g}): at these settings the search adds "
+                                 f"nothing measurable, or it has a fault.")
+    return notes
 
 
 def scores_section(ctx: Context) -> Section:
     s = Section("scores", "Score distributions")
-    seats = ctx.run("field").seats
+    seats = ctx.tournament().seats if ctx.multi else ctx.run("field").seats
+    if ctx.multi:
+        s.text("Every match score of every strategy in every lineup of the tournament.")
     hist = D.score_histogram(seats)
     q = D.quantiles(seats)
     stem = ctx.keep("score_histogram", hist)
@@ -475,8 +573,8 @@ def bidev_section(ctx: Context) -> Section:
         res = bid_ev(ctx.game, dict(sit.state), rollouts=rollouts, seed=ctx.seed + k,
                      rules=dict(ctx.spec.rules),
                      candidates=list(sit.candidates) if sit.candidates else None)
-        frame = res.frame
-        stem = ctx.keep(f"bidev_{k + 1}", frame)
+        stem = ctx.keep(f"bidev_{k + 1}", res.frame)
+        frame = res.grouped()  # candidates that change nothing as one row
         ctx.provenance["bidev"].append(res.provenance)
         s.add(_h4(sit.title))
         outcomes = res.outcomes
@@ -488,8 +586,9 @@ def bidev_section(ctx: Context) -> Section:
             "The hidden hands are dealt only with the points their coins tell (A3).")])))
         by_win = res.metric == "win"
         noun = outcomes["score"]
-        s.reading(W.sentence(_bidev_reading(frame, str(res.best), res.p_best,
-                                            ctx.spec.score_unit, by_win, noun, outcomes)))
+        best = frame.loc[[res.best in a for a in frame["actions"]], "action"].iloc[0]
+        s.reading(W.sentence(_bidev_reading(frame, best, ctx.spec.score_unit, by_win, noun,
+                                            outcomes, rollouts)))
         if by_win:
             cols = {"action": frame["action"].astype(str),
                     f"{outcomes['win']}, % [95% CI]": [
@@ -501,7 +600,7 @@ def bidev_section(ctx: Context) -> Section:
                         for r in frame.itertuples()],
                     "P(best)": frame["p_best"].map(lambda v: W.share(v, 0))}
             s.add(Table(pd.DataFrame(cols), f"{sit.title}: candidates", stem))
-            s.add(ctx.figure(f"bidev_{k + 1}", lambda ax, f=frame, b=res.best, t=sit.title,
+            s.add(ctx.figure(f"bidev_{k + 1}", lambda ax, f=frame, b=best, t=sit.title,
                              y=f"{outcomes['win']}, % (95% band)": F.bid_ev_curve(
                                  f.assign(mean=100 * f["mean"], ci_low=100 * f["ci_low"],
                                           ci_high=100 * f["ci_high"]),
@@ -525,7 +624,7 @@ def bidev_section(ctx: Context) -> Section:
                                                     frame[f"{name}_hi"])]
         cols["P(best)"] = frame["p_best"].map(lambda v: W.share(v, 0))
         s.add(Table(pd.DataFrame(cols), f"{sit.title}: candidates", stem))
-        s.add(ctx.figure(f"bidev_{k + 1}", lambda ax, f=frame, b=res.best, t=sit.title:
+        s.add(ctx.figure(f"bidev_{k + 1}", lambda ax, f=frame, b=best, t=sit.title:
                          F.bid_ev_curve(f, ax=ax, best=b, title=t),
                          f"{sit.title}: expected {noun} of each candidate (95% band of the "
                          f"mean; the differences between candidates are paired, so much "
@@ -533,66 +632,54 @@ def bidev_section(ctx: Context) -> Section:
     return s
 
 
-def _bidev_reading(frame: pd.DataFrame, best: str, p_best: float, unit: str,
-                   by_win: bool = False, noun: str = "match score",
-                   outcomes: dict[str, str] | None = None) -> str:
-    """The best candidate, its margin over passing, how sure that is; or that the
-    candidates tie (identical outcomes in every rollout). ``by_win``: the frame's
-    ``mean`` is the win share of the game. ``noun``: what ``mean`` is the mean of."""
-    actions = frame["action"].astype(str)
-    row = frame[actions == best].iloc[0]
+def _bidev_reading(frame: pd.DataFrame, best: str, unit: str, by_win: bool = False,
+                   noun: str = "match score", outcomes: dict[str, str] | None = None,
+                   rollouts: int = 0) -> str:
+    """The best candidate (or group of candidates that give the same outcome in every
+    rollout), its margin over passing and over the next best, and how sure that is.
+    ``frame``: :meth:`analysis.bidev.BidEV.grouped`; ``by_win``: its ``mean`` is the win
+    share of the game. ``noun``: what ``mean`` is the mean of otherwise."""
+    outcomes = outcomes or {"win": "win share", "score": "match score"}
+    row = frame[frame["action"] == best].iloc[0]
+    value = (W.estimate(row["mean"], row["ci_low"], row["ci_high"], 100, "%") if by_win else
+             W.estimate(row["mean"], row["ci_low"], row["ci_high"], unit=" " + unit))
+    what = outcomes["win"] if by_win else f"expected {noun}"
+    if len(frame) == 1:
+        return (f"every candidate gives exactly the same {noun} in every one of the "
+                f"{rollouts:,} rollouts ({value}): nothing called here changes the outcome")
+    if row["size"] > 1:
+        text = (f"any of {best} gives the highest {what}, {value}: these "
+                f"{row['size']} candidates give the same outcome in every one of the "
+                f"{rollouts:,} rollouts, so which of them is made changes nothing here")
+    else:
+        text = f"{best} has the highest {what}, {value}"
     if by_win:
-        return _bidev_win_reading(frame, actions, row, best, p_best,
-                                  outcomes or {"win": "win share", "score": "match score"})
-    same = frame[(frame["diff_vs_best"] == 0) & (frame["diff_lo"] == 0) & (frame["diff_hi"] == 0)]
-    if len(same) == len(frame):
-        return (f"every candidate gives exactly the same {noun} in every rollout "
-                f"({W.num(row['mean'], 2)} {unit} on average): nothing called here changes "
-                f"the outcome")
-    if len(same) > 1:
-        tied = list(same["action"].astype(str))
-        text = (f"{W.join(tied)} tie for the highest expected {noun}, "
-                f"{W.estimate(row['mean'], row['ci_low'], row['ci_high'], unit=' ' + unit)}: "
-                f"they give the same score in every rollout")
-        if "pass" in set(actions) and "pass" not in tied:
-            p = frame[actions == "pass"].iloc[0]
-            text += "; " + W.difference("each", -p["diff_vs_best"], -p["diff_hi"],
-                                        -p["diff_lo"], other="passing", unit=unit)
-        return text
-    text = (f"{best} has the highest expected {noun}, "
-            f"{W.estimate(row['mean'], row['ci_low'], row['ci_high'], unit=' ' + unit)}")
-    if best != "pass" and "pass" in set(actions):
-        p = frame[actions == "pass"].iloc[0]
-        text += "; " + W.difference(best, -p["diff_vs_best"], -p["diff_hi"], -p["diff_lo"],
-                                    other="passing", unit=unit)
-    return text + (f"; it is the best candidate in {W.share(p_best, 0)} of bootstrap resamples "
-                   f"of the rollouts")
+        text += f", with an expected {outcomes['score']} of {W.num(row['score'], 2)}"
+        words = dict(verb="wins", unit="percentage points", more="more often",
+                     less="less often", scale=100)
+    else:
+        words = dict(unit=unit)
+    subject = "it" if row["size"] > 1 else best
+    passing = frame[["pass" in a for a in frame["actions"]]]
+    others = [("passing", passing.iloc[0])] if len(passing) and passing.iloc[0]["action"] != best else []
+    rest = frame[(frame["action"] != best) & ~frame["action"].isin(passing["action"])]
+    if len(rest):
+        near = rest.loc[rest["diff_vs_best"].idxmax()]
+        others.append((str(near["action"]), near))
+    for other, r in others:
+        text += "; " + W.difference(subject, -r["diff_vs_best"], -r["diff_hi"], -r["diff_lo"],
+                                    other=_group_words(r) if other != "passing" else other,
+                                    **words)
+    return text + (f"; it is the best candidate in {W.share(row['p_best'], 0)} of bootstrap "
+                   f"resamples of the rollouts")
 
 
-def _bidev_win_reading(frame: pd.DataFrame, actions: pd.Series, row, best: str,
-                       p_best: float, outcomes: dict[str, str]) -> str:
-    same = frame[(frame["diff_vs_best"] == 0) & (frame["diff_lo"] == 0) & (frame["diff_hi"] == 0)]
-    if len(same) == len(frame):
-        return (f"every candidate gives the same {outcomes['win']} in every rollout "
-                f"({W.share(row['mean'])}): nothing called here changes the outcome")
-    text = (f"{best} has the highest {outcomes['win']}, "
-            f"{W.estimate(row['mean'], row['ci_low'], row['ci_high'], 100, '%')}, "
-            f"with an expected {outcomes['score']} of {W.num(row['score'], 2)}")
-    if best != "pass" and "pass" in set(actions):
-        p = frame[actions == "pass"].iloc[0]
-        text += "; " + W.difference(best, -p["diff_vs_best"], -p["diff_hi"], -p["diff_lo"],
-                                    other="passing", verb="wins", unit="percentage points",
-                                    more="more often", less="less often", scale=100)
-    others = frame[actions != best]
-    if len(others):
-        near = others.loc[others["diff_vs_best"].idxmax()]
-        if near["action"] != "pass" or best == "pass":
-            text += "; " + W.difference(best, -near["diff_vs_best"], -near["diff_hi"],
-                                        -near["diff_lo"], other=str(near["action"]),
-                                        verb="wins", unit="percentage points",
-                                        more="more often", less="less often", scale=100)
-    return text + (f"; it is the best candidate in {W.share(p_best, 0)} of bootstrap resamples "
-                   f"of the rollouts")
+def _group_words(row) -> str:
+    """A row of :meth:`analysis.bidev.BidEV.grouped` in a sentence: ``bid 4``, ``bid 1 or
+    bid 4``, ``any of bid 1..29``."""
+    if row["size"] == 1:
+        return str(row["action"])
+    return " or ".join(row["actions"]) if row["size"] == 2 else f"any of {row['action']}"
 
 
 def _h4(title: str):
@@ -606,9 +693,11 @@ def _variant_rows(rows: list[dict], part: pd.DataFrame, label: str, by: str) -> 
         scale = 100.0 if metric == "win" else 1.0
         cells = W.intervals(sub["diff"], sub["ci_low"], sub["ci_high"], scale, sign=True)
         for r, cell in zip(sub.itertuples(), cells):
+            same = r.diff == r.ci_low == r.ci_high == 0  # not one match changes
             rows.append({"variant": label, "metric": METRIC_TITLES.get(metric, metric),
                          by: r.name, "value": W.num(r.value * scale, 2),
-                         "change [95% CI]": cell, "p": W.p_text(r.p_value)})
+                         "change [95% CI]": "none in any match" if same else cell,
+                         "p": "" if same else W.p_text(r.p_value)})
 
 
 def variants_section(ctx: Context) -> Section:
@@ -620,20 +709,28 @@ def variants_section(ctx: Context) -> Section:
     if not variants:
         s.note(f"No house variants to compare for {ctx.game}.")
         return s
-    n = ctx.size(ctx.spec.variant_share)
     multi = ctx.multi
     by = "strategy" if multi else "seat"
     unit = ctx.spec.score_unit
-    ctx.status(f"comparing {len(variants)} variants ({n:,} matches each)")
-    res = compare(ctx.game, ["default"] + [v.label for v in variants], n, seed=ctx.seed,
-                  strategies=ctx.field, rules=dict(ctx.spec.rules), progress=False)
-    base = next(iter(res.variants))
-    ctx.provenance["variants"] = res.provenance
-    frame = res.frame
+    if multi:
+        frame, n = _variant_tournaments(ctx, variants)
+        t = ctx.tournament()
+        s.text(f"The field's tournament (its {len(t.design.lineups)} lineups on the same "
+               f"{n:,} matches) under each rule set; every strategy's change is paired by "
+               f"match against the rules of this report (\"default\"), so neither seats nor "
+               f"cards enter it.")
+    else:
+        n = ctx.size(ctx.spec.variant_share)
+        ctx.status(f"comparing {len(variants)} variants ({n:,} matches each)")
+        res = compare(ctx.game, ["default"] + [v.label for v in variants], n, seed=ctx.seed,
+                      rules=dict(ctx.spec.rules), progress=False)
+        ctx.provenance["variants"] = res.provenance
+        frame = res.frame
+        s.text(f"The same {n:,} matches (same seed, so the same deals) under each rule set, "
+               f"with {ctx.default_label} in every seat; every change is paired by match "
+               f"against the rules of this report (\"default\").")
+    base = "default"
     stem = ctx.keep("variants", frame)
-    s.text(f"The same {n:,} matches (same seed, so the same deals) under each rule set, with "
-           + ("the strategy field above" if multi else f"{ctx.default_label} in every seat")
-           + "; every change is paired by match against the rules of this report (\"default\").")
     rows = []
     for v in variants:
         part = frame[frame["variant"] == v.label]
@@ -669,6 +766,28 @@ def variants_section(ctx: Context) -> Section:
         frame, "score", by=by, ax=ax, baseline=base),
         f"Change in mean match score by {by} under each variant (paired, 95% CI)", stem))
     return s
+
+
+def _variant_tournaments(ctx: Context, variants: tuple[Variant, ...]) -> tuple[pd.DataFrame, int]:
+    """The field's tournament under the default rules and each variant, on the same
+    matches: (:func:`analysis.tournament.compare_tournaments`'s frame, matches)."""
+    from analysis.tournament import compare_tournaments, tournament
+
+    lineups = len(ctx.tournament().design.lineups)
+    m = ctx.size(ctx.spec.variant_share / lineups, 64)
+    runs = {}
+    for k, v in enumerate((Variant({}),) + tuple(variants)):
+        ctx.status(f"variant {k + 1}/{len(variants) + 1}: tournament ({m:,} matches x "
+                   f"{lineups} lineups)")
+        rules = {**ctx.spec.rules, **v.rules}
+        if ctx.g.n_seats(make_rules(ctx.game, rules)) != ctx.n_seats:
+            raise BidlabError(f"report variant {v.label}: it changes the number of seats, "
+                              f"so the field's tournament cannot be paired with the "
+                              f"default's; compare it with `bidlab compare` instead")
+        runs[v.label] = tournament(ctx.game, ctx.entries, m, seed=ctx.seed, rules=rules)
+    ctx.provenance["variants"] = {"n": m, "lineups": lineups,
+                                  "rules": {k: t.provenance["rules"] for k, t in runs.items()}}
+    return compare_tournaments(runs), m
 
 
 GENERIC_BUILDERS: dict[str, Callable[[Context], Section | None]] = {

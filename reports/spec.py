@@ -76,9 +76,14 @@ class GameSpec:
     rules: Mapping[str, Any] = _field(default_factory=dict)
     """Rule overrides for the whole game section (default: the game's defaults)."""
     field: tuple[str, ...] | None = None
-    """``SEAT=STRATEGY`` items of the strategy field compared in the equity section
-    (None: the default strategy in every seat)."""
+    """``SEAT=STRATEGY`` items naming the strategy field (None: the default strategy in
+    every seat). Its distinct strategies meet in a duplicate tournament (the equity,
+    score and house-variant sections), whatever seats the items name."""
     field_note: str = ""
+    tournament_share: float | None = None
+    """Matches per lineup of the field's tournament (the equity and score sections), as a
+    share of ``n`` (None: ``n`` over the number of lineups, so that the tournament plays
+    about ``n`` games in all, as many as a fixed-seat run of the field)."""
     detail_share: float = 0.25
     """Size of the all-default run with detail tables (seats, money, prices), as a share
     of ``n``."""

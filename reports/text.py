@@ -88,8 +88,9 @@ def difference(subject: str, diff: float, low: float, high: float, *, other: str
                verb: str = "scores", unit: str = "points", more: str = "more",
                less: str = "less", suffix: str = "", scale: float = 1.0,
                p: float | None = None) -> str:
-    """``"budget scores 41.6 points more than value per match (95% CI 41.2 to 42.0)"``,
-    or, when the interval includes zero, that no difference is detectable."""
+    """``"budget scores 41.6 points more than value per match (95% CI 41.2 to 42.0)"``
+    (``... in every case`` where every paired difference is the same), or, when the
+    interval includes zero, that no difference is detectable."""
     d, lo, hi = diff * scale, low * scale, high * scale
     places = places_for(lo, hi, d)
     ptxt = f", {p_text(p)}" if p is not None else ""
@@ -98,8 +99,11 @@ def difference(subject: str, diff: float, low: float, high: float, *, other: str
                 f"size ({num(d, places, True)} {unit}{suffix}, 95% CI {num(lo, places, True)} "
                 f"to {num(hi, places, True)}{ptxt})")
     a, b = (lo, hi) if d > 0 else (-hi, -lo)
-    return (f"{subject} {verb} {num(abs(d), places)} {unit} {more if d > 0 else less} than "
-            f"{other}{suffix} (95% CI {num(a, places)} to {num(b, places)}{ptxt})")
+    text = (f"{subject} {verb} {num(abs(d), places)} {unit} {more if d > 0 else less} than "
+            f"{other}{suffix}")
+    if lo == hi:  # the same difference every time: no interval to give
+        return text + " in every case"
+    return text + f" (95% CI {num(a, places)} to {num(b, places)}{ptxt})"
 
 
 def change(subject: str, diff: float, low: float, high: float, *, unit: str, scale: float = 1.0,

@@ -7,6 +7,7 @@ float64 vector, so tuning a parameter never recompiles anything.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -117,6 +118,9 @@ class Policy:
     pid: int
     doc: str
     params: tuple[Param, ...] = ()
+    playout: str = ""
+    """A search policy: the policy its playouts use (pitch's and vybory's ``pimc``:
+    ``greedy``). It must beat that policy; the report checks where its field has both."""
 
     def defaults(self) -> tuple[float, ...]:
         return tuple(p.default for p in self.params)
@@ -152,6 +156,11 @@ class Strategy:
     def to_json(self) -> dict:
         return {p.decision: {"policy": p.name, "params": {prm.name: v for prm, v in zip(p.params, values)}}
                 for p, values in self.choices}
+
+
+_PLUS = re.compile(r"\+(?=\s*[A-Za-z_]|\s*$)")
+"""The '+' between policy names (not the sign of a parameter value, ``a=+1.5``); a
+trailing '+' splits off an empty name, which is an error."""
 
 
 def _fmt(v: float) -> str:
@@ -201,18 +210,41 @@ class GameStrategies:
         return [p for p in chosen if p is not None]
 
     def parse(self, text: str) -> Strategy:
-        """``NAME[+NAME...][:param=value,...]`` -> Strategy; one policy per decision kind."""
-        names, _, args = text.strip().partition(":")
-        form = "write NAME[+NAME...][:param=value,...]"
-        if "=" in names:
+        """``NAME[+NAME...][:param=value,...]`` -> Strategy; one policy per decision kind.
+
+        Parameters may also follow the policy they belong to:
+        ``strength:aggression=1.4+pimc:samples=8`` is
+        ``strength+pimc:strength.aggression=1.4,pimc.samples=8``. The parameters after
+        the last name may name any policy of the strategy (``POLICY.param`` where two
+        have one of that name), as in the trailing form; those after another name are
+        that policy's own."""
+        form = "write NAME[+NAME...][:param=value,...] or NAME:param=value+NAME:param=value"
+        pieces = _PLUS.split(text.strip())
+        names = [piece.partition(":")[0] for piece in pieces]
+        if any("=" in name for name in names):
             raise StrategyError(f"strategy {text!r}: {form} (a policy name holds no '='; "
                                 f"SEAT=NAME is for --strategy of simulate, trace, compare and "
                                 f"bid-ev; see `bidlab policies {self.game}`)")
-        names = self.bundles.get(names.strip(), names)
-        if not all(n.strip() for n in names.split("+")):
+        joined = "+".join(n.strip() for n in names)
+        if joined in self.bundles and not any(":" in piece for piece in pieces[:-1]):
+            names = self.bundles[joined].split("+")   # a bundle: its policies, in order
+            scoped: list[tuple[int, str]] = []
+        else:
+            scoped = [(i, piece.partition(":")[2]) for i, piece in enumerate(pieces[:-1])]
+            # a bundle named inside a list of names: its policies, in its place
+            expanded: list[str] = []
+            owner_of: dict[int, list[int]] = {}
+            for i, name in enumerate(names):
+                parts = self.bundles[name.strip()].split("+") if name.strip() in self.bundles \
+                    and len(names) > 1 else [name]
+                owner_of[i] = list(range(len(expanded), len(expanded) + len(parts)))
+                expanded += parts
+            names = expanded
+        args = pieces[-1].partition(":")[2]
+        if not all(n.strip() for n in names):
             raise StrategyError(f"strategy {text!r}: a policy name is missing; {form}, e.g. "
                                 f"{self.default} (see `bidlab policies {self.game}`)")
-        chosen = self._resolve([n.strip() for n in names.split("+")], text)
+        chosen = self._resolve([n.strip() for n in names], text)
         by_decision = {p.decision: p for p in chosen}
         if len(by_decision) != len(chosen):
             raise StrategyError(f"strategy {text!r} names two policies for the same decision")
@@ -220,18 +252,29 @@ class GameStrategies:
             if d not in by_decision:
                 by_decision[d] = self.by_name(self._default_for(d), d)
         values = {d: list(p.defaults()) for d, p in by_decision.items()}
+        for i, piece_args in scoped:
+            own = [chosen[k] for k in owner_of[i]]
+            for item in filter(None, (a.strip() for a in piece_args.split(","))):
+                self._set(values, item, self._owner(item.partition("=")[0].strip(), own, text,
+                                                    scoped=True), text)
         for item in filter(None, (a.strip() for a in args.split(","))):
-            key, sep, val = item.partition("=")
-            owner = self._owner(key.strip(), list(by_decision.values()), text)
-            if not sep:
-                prm = owner.param(key.strip().split(".")[-1])
-                raise StrategyError(f"strategy {text!r}: parameter {item!r} has no value; write "
-                                    f"name=value, e.g. {key.strip()}={_fmt(prm.default)} "
-                                    f"(allowed {prm.lo:g}..{prm.hi:g})")
-            i = [p.name for p in owner.params].index(key.strip().split(".")[-1])
-            values[owner.decision][i] = owner.params[i].parse(val, owner.name)
+            self._set(values, item, self._owner(item.partition("=")[0].strip(),
+                                                list(by_decision.values()), text), text)
         return Strategy(tuple((by_decision[d], tuple(values[d]))
                               for d in self.decisions))
+
+    @staticmethod
+    def _set(values: dict[str, list[float]], item: str, owner: Policy, text: str) -> None:
+        """Set ``name=value`` (``item``) of policy ``owner`` in ``values``."""
+        key, sep, val = item.partition("=")
+        param = key.strip().split(".")[-1]
+        prm = owner.param(param)
+        if not sep:
+            raise StrategyError(f"strategy {text!r}: parameter {item!r} has no value; write "
+                                f"name=value, e.g. {key.strip()}={_fmt(prm.default)} "
+                                f"(allowed {prm.lo:g}..{prm.hi:g})")
+        i = [p.name for p in owner.params].index(param)
+        values[owner.decision][i] = owner.params[i].parse(val, owner.name)
 
     def _default_for(self, decision: str) -> str:
         default = self.bundles.get(self.default, self.default)
@@ -241,12 +284,19 @@ class GameStrategies:
         raise StrategyError(f"no default {decision} policy for {self.game}")
 
     @staticmethod
-    def _owner(key: str, chosen: list[Policy], text: str) -> Policy:
+    def _owner(key: str, chosen: list[Policy], text: str, scoped: bool = False) -> Policy:
+        """The policy of ``chosen`` with the parameter ``key`` (``[POLICY.]name``);
+        ``scoped``: ``chosen`` are the policies one ``NAME:params`` piece names."""
         policy_name, _, param = key.rpartition(".")
         owners = [p for p in chosen if (not policy_name or p.name == policy_name)
                   and any(q.name == param for q in p.params)]
         if len(owners) == 1:
             return owners[0]
+        if not owners and scoped:
+            names = " and ".join(repr(p.name) for p in chosen)
+            known = ", ".join(q.name for p in chosen for q in p.params) or "none"
+            raise StrategyError(f"strategy {text!r}: policy {names} has no parameter {key!r}; "
+                                f"its parameters: {known}")
         if not owners:
             known = ", ".join(f"{p.name}.{q.name}" for p in chosen for q in p.params) or "none"
             raise StrategyError(f"strategy {text!r}: no policy in it has a parameter {key!r}; "
@@ -280,29 +330,51 @@ class SeatAssignment:
         return [{"seat": i, "label": s.label, **s.to_json()} for i, s in enumerate(self.strategies)]
 
 
-def assign_seats(game: GameStrategies, n_seats: int, specs: list[str] | None) -> SeatAssignment:
-    """Parse ``SEAT=STRATEGY`` items (``all=`` sets every seat; later items win over
-    earlier ones); seats nobody names get the game's default strategy."""
+def assign_seats(game: GameStrategies, n_seats: int, specs: list[str] | str | None
+                 ) -> SeatAssignment:
+    """Parse ``SEAT=STRATEGY`` items (``SEAT``: a seat, a list of seats ``0,2`` or
+    ``all``; later items win over earlier ones); seats nobody names get the game's
+    default strategy. A single string is one item."""
+    if isinstance(specs, str):
+        specs = [specs]
     seats: list[Strategy | None] = [None] * n_seats
+    allowed = f"seats are 0..{n_seats - 1} or 'all'"
     for item in specs or []:
-        seat, sep, spec = item.partition("=")
+        if not isinstance(item, str):
+            raise StrategyError(f"--strategy {item!r}: write SEAT=NAME as text, e.g. "
+                                f"'0={game.default}'")
+        where, sep, spec = item.partition("=")
         if not sep:
-            raise StrategyError(f"--strategy {item!r}: write SEAT=NAME, e.g. 0={game.default} "
-                                f"or all={game.default}")
-        seat = seat.strip().lower()
-        if not seat:
+            raise StrategyError(f"--strategy {item!r}: write SEAT=NAME, e.g. 0={game.default}, "
+                                f"0,2={game.default} or all={game.default}")
+        where = where.strip().lower()
+        if not where:
             raise StrategyError(f"--strategy {item!r}: no seat before '='; write SEAT=NAME with "
-                                f"SEAT 0..{n_seats - 1} or 'all', e.g. all={game.default}")
-        if seat != "all" and not (seat.isdigit() and int(seat) < n_seats):
-            raise StrategyError(f"--strategy {item!r}: seat {seat!r} does not exist; seats are "
-                                f"0..{n_seats - 1} or 'all'")
+                                f"SEAT 0..{n_seats - 1}, a list such as 0,2, or 'all', e.g. "
+                                f"all={game.default}")
+        listed = [w.strip() for w in where.split(",")]
+        if "all" in listed and len(listed) > 1:
+            raise StrategyError(f"--strategy {item!r}: 'all' already names every seat; write "
+                                f"all=NAME or a list of seats such as 0,2=NAME")
+        chosen: list[int] = []
+        for seat in listed:
+            if not seat:
+                raise StrategyError(f"--strategy {item!r}: an empty seat in {where!r}; write "
+                                    f"seats separated by commas, e.g. 0,2={game.default} "
+                                    f"({allowed})")
+            if seat != "all" and not (seat.isdigit() and int(seat) < n_seats):
+                raise StrategyError(f"--strategy {item!r}: seat {seat!r} does not exist; "
+                                    f"{allowed}")
+            if seat != "all" and int(seat) in chosen:
+                raise StrategyError(f"--strategy {item!r}: seat {int(seat)} is named twice in "
+                                    f"{where!r}; name each seat once ({allowed})")
+            if seat != "all":
+                chosen.append(int(seat))
         if not spec.strip():
             raise StrategyError(f"--strategy {item!r}: no strategy after '='; write SEAT=NAME, "
-                                f"e.g. {seat}={game.default} (see `bidlab policies {game.game}`)")
+                                f"e.g. {where}={game.default} (see `bidlab policies {game.game}`)")
         strategy = game.parse(spec)
-        if seat == "all":
-            seats = [strategy] * n_seats
-        else:
-            seats[int(seat)] = strategy
+        for seat in (range(n_seats) if listed == ["all"] else chosen):
+            seats[seat] = strategy
     default = game.parse(game.default)
     return SeatAssignment(tuple(s or default for s in seats))

@@ -86,7 +86,7 @@ POLICIES = (
                Param("race", 2.0, 0.0, 10.0, "0: play every card out on every sample; z > 0: "
                      "after every 8 samples stop playing out a card that trails the leading "
                      "card by z standard errors of their paired difference"),
-           )),
+           ), playout="greedy"),
 )
 
 STRATEGIES = GameStrategies(

@@ -97,7 +97,7 @@ POLICIES = (
                      "deal, regret: how much better (by expected's estimate) another type "
                      "would have suited a seat's sampled hand than the one it named first; "
                      "0 (the default: 0.5 measured worse) samples uniformly"),
-           )),
+           ), playout="greedy"),
 )
 
 STRATEGIES = GameStrategies(

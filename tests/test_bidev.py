@@ -229,3 +229,46 @@ def test_tied_candidates_share_the_probability_of_being_best():
                                np.zeros((500, 3)))
     assert best == "pass" and p == pytest.approx(0.5)
     assert frame["p_best"].tolist() == pytest.approx([0.5, 0.5, 0.0])
+
+
+def test_candidates_with_the_same_outcome_in_every_rollout_form_one_group():
+    """Issue 15 item 5: bids that change nothing read as one answer, not a split tie."""
+    from analysis.bidev import BidEV
+
+    rng = np.random.default_rng(0)
+    score = rng.normal(size=(300, 5))
+    win = (score > 0).astype(float)
+    for c in (2, 3):                     # bid 2 and bid 3 do exactly what bid 1 does
+        score[:, c], win[:, c] = score[:, 1], win[:, 1]
+    score[:, 4], win[:, 4] = score[:, 0], win[:, 0]   # bid 4 = pass, though not next to it
+    actions = ["pass", "bid 1", "bid 2", "bid 3", "bid 4"]
+    frame, best, p_best = summarize(actions, score, win)
+    assert list(frame["group"]) == [0, 1, 1, 1, 0]
+    r = BidEV("auktsion", {}, frame, best, p_best, {"rollouts": 300})
+    g = r.grouped()
+    assert list(g["action"]) == ["pass, bid 4", "bid 1..3"]
+    assert list(g["size"]) == [2, 3] and g["actions"][1] == ["bid 1", "bid 2", "bid 3"]
+    assert g["p_best"].sum() == pytest.approx(1.0)
+    assert g.loc[1, "p_best"] == pytest.approx(frame.loc[1:3, "p_best"].sum())
+    assert g.loc[0, "p_best"] == pytest.approx(frame.loc[[0, 4], "p_best"].sum())
+    assert g.loc[1, "mean"] == frame.loc[1, "mean"] == frame.loc[3, "mean"]
+    assert r.best_group == (["bid 1", "bid 2", "bid 3"] if best in g["actions"][1] else [best])
+
+
+def test_a_real_situation_groups_nothing_that_differs():
+    """Every group of a real bid-EV holds candidates whose rows are identical."""
+    r = bid_ev("auktsion", BASE, rollouts=300, seed=3)
+    for _, part in r.frame.groupby("group"):
+        cols = ["mean", "ci_low", "ci_high", "win", "diff_vs_best"]
+        assert (part[cols].to_numpy() == part[cols].iloc[0].to_numpy()).all()
+    assert r.grouped()["size"].sum() == len(r.frame)
+
+
+@pytest.mark.parametrize("actions, label", [
+    (["bid 4"], "bid 4"), (["pass", "bid 4"], "pass, bid 4"), (["bid 4", "bid 5", "bid 6"], "bid 4..6"),
+    (["bid 5", "bid 7", "bid 9", "bid 11"], "bid 5, 7, 9, 11"),
+    ([f"bid {v}" for v in (1, 5, 9, 13, 17, 21, 25, 29)], "bid 1..29 (8 candidates)"),
+    (["2C", "3C", "3NT"], "2C, 3C, 3NT"), (["2C", "2D", "3C", "3NT"], "2C..3NT (4 candidates)")])
+def test_group_labels(actions, label):
+    from analysis.bidev import group_label
+    assert group_label(actions) == label

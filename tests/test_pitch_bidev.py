@@ -54,7 +54,8 @@ def test_auktsion_keeps_its_frame():
                candidates=["pass", "3"])
     assert r.metric == "score"
     assert list(r.frame.columns) == ["action", "mean", "ci_low", "ci_high", "win", "win_lo",
-                                     "win_hi", "diff_vs_best", "diff_lo", "diff_hi", "p_best"]
+                                     "win_hi", "diff_vs_best", "diff_lo", "diff_hi", "p_best",
+                                     "group"]
 
 
 def test_the_dealer_may_hold_and_candidates_restrict():

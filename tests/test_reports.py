@@ -101,9 +101,12 @@ def test_report_writes_html_markdown_figures_data_and_provenance(report):
     prov = json.loads((out / "provenance.json").read_text())
     assert prov["seed"] == 3 and prov["n"] == {"auktsion": N, "fpsb": N}
     assert prov["command"] == f"bidlab report auktsion fpsb -n {N} --seed 3"
-    field = prov["games"]["auktsion"]["runs"]["field"]
+    # the field's four strategies meet in a duplicate tournament of about N games in all
+    field = prov["games"]["auktsion"]["tournament"]
     assert field["rules"]["carry_money"] is True and field["strategies"][3]["label"] == "value:multiple=3"
-    assert field["seed"] == 3 and field["n"] == N and field["version"] == prov["version"]
+    assert field["seed"] == 3 and field["version"] == prov["version"]
+    assert field["n"] * len(field["design"]["lineups"]) == pytest.approx(N, abs=4)
+    assert field["design"]["seats_balanced"] and field["design"]["after_balanced"]
     assert set(prov["games"]["auktsion"]["variants"]["rules"]) == {
         "default", "carry_money=false", "auction_form=sealed", "leftover_value=1"}
 
@@ -155,8 +158,7 @@ def test_readings_come_from_the_numbers(report):
     eq = pd.read_parquet(report.out / "data" / "auktsion_equity.parquet")
     scores = eq[(eq.metric == "score") & (eq.by == "strategy")].sort_values("mean")
     best = scores.iloc[-1]
-    assert ("value:multiple=3 scores most" if best["name"] == "value:multiple=3"
-            else f"{best['name']} scores most") in text
+    assert f"of the 4 strategies, {best['name']} comes first" in text.lower()
     assert W.estimate(best["mean"], best["ci_low"], best["ci_high"],
                       unit=" points per match") in text
     sp = pd.read_parquet(report.out / "data" / "fpsb_self_play.parquet")
@@ -214,7 +216,8 @@ def test_bidev_section_from_a_bid_ev_frame(tmp_path, monkeypatch):
                               "win": [0.2, 0.3, 0.25], "win_lo": [0.1, 0.2, 0.15],
                               "win_hi": [0.3, 0.4, 0.35],
                               "diff_vs_best": [-2.0, 0.0, -1.0], "diff_lo": [-2.2, 0.0, -1.3],
-                              "diff_hi": [-1.8, 0.0, -0.7], "p_best": [0.0, 0.97, 0.03]})
+                              "diff_hi": [-1.8, 0.0, -0.7], "p_best": [0.0, 0.97, 0.03],
+                              "group": [0, 1, 2]})
         return bidev.BidEV(game, {}, frame, "bid 1", 0.97, {"game": game, "rollouts": rollouts})
 
     monkeypatch.setattr(bidev, "bid_ev", fake_bid_ev)
@@ -240,7 +243,7 @@ def test_bidev_section_names_the_games_outcomes(tmp_path, monkeypatch):
         frame = pd.DataFrame({"action": ["pass", "2H"], "mean": [100.0, 140.0],
                               "ci_low": [90.0, 130.0], "ci_high": [110.0, 150.0],
                               "diff_vs_best": [-40.0, 0.0], "diff_lo": [-50.0, 0.0],
-                              "diff_hi": [-30.0, 0.0], "p_best": [0.0, 1.0],
+                              "diff_hi": [-30.0, 0.0], "p_best": [0.0, 1.0], "group": [0, 1],
                               "win": [0.2, 0.8], "win_lo": [0.1, 0.7], "win_hi": [0.3, 0.9],
                               "imps": [-1.5, 0.0], "imps_lo": [-2.0, 0.0], "imps_hi": [-1.0, 0.0]})
         return bidev.BidEV(
@@ -299,7 +302,7 @@ def test_sections_module_holds_only_the_generic_sections():
 
     assert tuple(GENERIC_BUILDERS) == GENERIC_SECTIONS
     own = {"auktsion": ("money", "prices"), "pitch": ("contracts", "house"),
-           "fpsb": ("equilibrium",), "bridge": ()}
+           "fpsb": ("equilibrium",), "bridge": ("pairs", "par")}
     for game, ids in own.items():
         spec = spec_for(game)
         assert tuple(spec.extra) == ids and not set(ids) & set(GENERIC_SECTIONS), game
@@ -441,3 +444,55 @@ def test_a_rerun_leaves_no_stale_figures_or_data(tmp_path):
     assert sorted((tmp_path / "figures").glob("*.png")) == sorted(r.figures)
     assert sorted((tmp_path / "data").glob("*.parquet")) == sorted(r.data)
     assert (tmp_path / "notes.txt").read_text() == "mine"  # not the report's: left alone
+
+
+def test_bidev_reading_names_a_group_of_candidates_once(tmp_path, monkeypatch):
+    """Candidates with the same outcome in every rollout read as one answer (issue 15)."""
+    from analysis import bidev
+
+    def fake_bid_ev(game, situation, *, rollouts, seed, rules, candidates):
+        frame = pd.DataFrame({"action": ["pass", "bid 1", "bid 2", "bid 3"],
+                              "mean": [10.0, 12.0, 12.0, 12.0], "ci_low": [9.5, 11.6, 11.6, 11.6],
+                              "ci_high": [10.5, 12.4, 12.4, 12.4], "win": [0.2, 0.3, 0.3, 0.3],
+                              "win_lo": [0.1, 0.2, 0.2, 0.2], "win_hi": [0.3, 0.4, 0.4, 0.4],
+                              "diff_vs_best": [-2.0, 0.0, 0.0, 0.0],
+                              "diff_lo": [-2.2, 0.0, 0.0, 0.0], "diff_hi": [-1.8, 0.0, 0.0, 0.0],
+                              "p_best": [0.0, 0.34, 0.33, 0.33], "group": [0, 1, 1, 1]})
+        return bidev.BidEV(game, {}, frame, "bid 1", 0.34, {"game": game, "rollouts": rollouts})
+
+    monkeypatch.setattr(bidev, "bid_ev", fake_bid_ev)
+    spec = GameSpec("fpsb", sections=("bidev",), situations=lambda ctx: [
+        Situation("A made-up spot", {"x": 1}, "What to bid?")])
+    r = build_report(["fpsb"], n=4000, out=tmp_path, specs={"fpsb": spec}, progress=False,
+                     strict=True)
+    text = r.html.read_text()
+    assert "Any of bid 1..3 gives the highest expected match score" in text
+    assert "these 3 candidates give the same outcome in every one of the 200 rollouts" in text
+    assert "it scores 2.0 points more than passing" in text
+    assert "best candidate in 100% of bootstrap resamples" in text
+    assert text.count("<td>bid 1..3</td>") == 1 and "<td>bid 2</td>" not in text
+
+
+def test_a_search_policy_behind_its_playout_policy_is_reported():
+    """Issue 15 item 3: where the field holds a search strategy and the same strategy
+    with the search replaced by its playout policy, the report says so unless the
+    search is ahead with significance."""
+    from analysis.tournament import design, summarize
+    from reports.sections import search_notes
+
+    rng = np.random.default_rng(1)
+    luck = rng.normal(size=(400, 1))
+    names = labels = ["strength+greedy", "strength+pimc", "strength+greedy:aggression=1.4"]
+    d = design(3, 4)
+
+    def notes(pimc_edge):
+        x = luck + rng.normal(scale=0.1, size=(400, 3)) + np.array([0.0, pimc_edge, -1.0])
+        t = summarize("pitch", list(names), list(labels), d, {"score": x, "win": x > 0},
+                      "score", {})
+        return search_notes(t)
+
+    assert notes(+0.2) == []
+    behind = notes(-0.2)
+    assert len(behind) == 1 and "strength+pimc searches with pimc" in behind[0]
+    assert "does not beat strength+greedy" in behind[0]
+    assert len(notes(0.0)) == 1          # level is not enough: it must be ahead

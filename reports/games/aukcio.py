@@ -224,7 +224,7 @@ SPEC = GameSpec(
     rules={"players": 4},
     field=("0=setvalue", "1=setvalue:block=0,block_pair=0", "2=setvalue:advance=0.6,start=0.15",
            "3=random"),
-    field_note=("Four strategies, one per seat: setvalue (the default: prices a card by the "
+    field_note=("Four strategies: setvalue (the default: prices a card by the "
                 "sets it advances and the rivals' sets it blocks), the same without "
                 "blocking, a greedier setvalue (more for its own sets) and random."),
     detail_share=0.25,

@@ -222,7 +222,7 @@ SPEC = GameSpec(
            "Each deal hands every player 70 coins minus his hand's points, unspent coins "
            "carry to the next deal, and after the match's four deals the highest total wins."),
     field=("0=budget", "1=value", "2=budget:aggression=1.3", "3=value:multiple=3"),
-    field_note=("Four strategies, one per seat: budget (the default: it prices points by "
+    field_note=("Four strategies: budget (the default: it prices points by "
                 "its money per point still to come), the same with aggression 1.3, value "
                 "(at most 1 coin per point of the lot) and value at 3 coins per point."),
     detail_share=0.25,

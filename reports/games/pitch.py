@@ -362,11 +362,11 @@ SPEC = GameSpec(
            "card points in tricks). The pitcher who falls short of his bid loses it; the "
            "first to 7 wins."),
     field=("0=basic", "1=strength+greedy:aggression=1.4", "2=strength+greedy:aggression=0.7",
-           "3=strength+pimc:samples=8"),
-    field_note=("Four players, one per seat: the default (strength bidding, greedy card "
-                "play), a bolder bidder (aggression 1.4: bids on 40% more than the hand is "
-                "worth), a timid one (aggression 0.7), and the default bidder with Monte Carlo "
-                "card play (pimc, 8 sampled deals per card)."),
+           "3=strength+pimc"),
+    field_note=("Four strategies: the default (strength bidding, greedy card play), a bolder "
+                "bidder (aggression 1.4: bids on 40% more than the hand is worth), a timid one "
+                "(aggression 0.7), and the default bidder with Monte Carlo card play (pimc at "
+                "its defaults, 32 sampled deals per card, played out with greedy)."),
     detail_share=0.25,
     variants=(
         Variant({"dealer_hold": False}, "the dealer may not take the contract at the highest "

@@ -601,7 +601,7 @@ SPEC = GameSpec(
            "lose the deal. A tour is 8 deals, each player dealing twice; each player adds his "
            "pair's points to his own score, and the highest score wins the tour (ties shared)."),
     field=("0=expected+greedy", "1=matcher+greedy", "2=expected+random", "3=random+greedy"),
-    field_note=("Four players, one per seat: the default (expected: names the type with the "
+    field_note=("Four strategies: the default (expected: names the type with the "
                 "best estimated margin for its hand; greedy card play), matcher (like "
                 "expected but keener to match a type already named), expected with random "
                 "card play, and random announcements with greedy card play."),

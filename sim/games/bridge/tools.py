@@ -38,6 +38,9 @@ class Tables:
     score_ns: np.ndarray
     """(tables, boards) int64: the North-South score at each table (B10, B11)."""
     par_ns: np.ndarray
+    out: np.ndarray | None = None
+    """(tables, boards, ``kernel.BOARD_COLS``): each table's board row (dealer,
+    vulnerability, contract, declarer, tricks, score; ``kernel.B_*``), for scorecards."""
 
 
 def play_tables(seatings: list[tuple[Policies, tuple[str, ...]]], n: int, seed: int = 0,
@@ -55,8 +58,10 @@ def play_tables(seatings: list[tuple[Policies, tuple[str, ...]]], n: int, seed: 
     hands = E.board_hands(seed, start, n, deals)
     tables, par_ns, oracle = E.solve_boards(rules, hands, start, progress, deals)
     scores = np.zeros((len(seatings), n), dtype=np.int64)
+    rows = np.zeros((len(seatings), n, K.BOARD_COLS), dtype=np.int64)
     for k, (policies, labels) in enumerate(seatings):
         out, _ = E.auctions(rules, policies, labels, seed, start, hands, tables, par_ns,
                             oracle, deals=deals)
         scores[k] = out[:, K.B_SCORE_NS]
-    return Tables(E.board_numbers(start, n, deals), scores, par_ns.astype(np.int64))
+        rows[k] = out
+    return Tables(E.board_numbers(start, n, deals), scores, par_ns.astype(np.int64), rows)
