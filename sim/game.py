@@ -34,10 +34,10 @@ class RunChunk(Protocol):
 
         ``labels`` name each seat's strategy (for error messages). ``deals``: cards to
         play instead of dealing them from ``(seed, i)``, in the game's own layout, or
-        None (every game): bridge takes the chunk's rows of imported boards
-        (``BoardFiles.read``); pitch chosen hands per deal number (one card mask or -1
-        per seat), the same in every match of the chunk; auktsion and aukcio one row of
-        deck orders per match, fpsb one row of values (each game's ``engine.dealt``).
+        None (every game takes one row per match): bridge the chunk's rows of imported
+        boards (``BoardFiles.read``); pitch chosen hands (per deal a card mask or -1 per
+        seat); auktsion and aukcio deck orders, vybory hands, fpsb values (each game's
+        ``engine.dealt``).
         """
 
 
@@ -133,9 +133,11 @@ class Game:
     """``(rules, seed, index, seat)`` -> two ``deals=`` for match ``index``: as dealt,
     and with every card hidden from ``seat`` changed, what it sees kept, while the other
     seats play ``blind`` (the conformance suite checks that a policy's calls are the
-    same in both); None where the game has no such pair yet."""
+    same in both); None where the game has no such pair yet. Where play shows the
+    cards, "what it sees" is its view up to the first card shown (``view_columns``)."""
     blind: str = "passive"
-    """A strategy whose actions tell nothing of its cards (fpsb: ``linear:a=0``)."""
+    """A strategy whose actions tell nothing of its cards (fpsb: ``linear:a=0``; bridge:
+    ``random``, calls drawn from the seat's own random stream)."""
     sides: tuple[tuple[str, tuple[int, ...]], ...] = ()
     """Fixed partnerships, as (name, seats) (bridge: NS 0 and 2, EW 1 and 3): a
     tournament seats one strategy per side; empty where every seat plays for itself
@@ -148,7 +150,13 @@ class Game:
     """The ``seats`` columns the hidden-card check compares; empty: every column. A trick
     game, whose play shows every card in the end, changes hidden cards only where the
     calls of its first decision are made and compares only the columns that count them
-    (vybory: ``named_1..named_8``)."""
+    (vybory: ``named_1..named_8``; pitch: the first deal's call, ``redeals`` and
+    ``pitched_1..pitched_4``; bridge: the contract the auction reaches, not the
+    double-dummy tricks and scores, which depend on every hand)."""
+    view_rules: Mapping[str, Any] = field(default_factory=dict)
+    """Rule values the hidden-card check plays under, the others at their defaults
+    (pitch: ``max_deals=1``, so that the calls counted are those of the one deal whose
+    hidden cards change, all made before its first card shows them)."""
 
 
 @dataclass(frozen=True)

@@ -23,7 +23,7 @@ from sim.games.bridge import obs as O
 from sim.jit import jit
 from sim.rng import below, uniform
 from strategies import bridge_natural as NAT
-from strategies.base import ILLEGAL_PID, GameStrategies, Param, Policy
+from strategies.base import ILLEGAL_PID, VIEW_PID, GameStrategies, Param, Policy, view_hash
 
 PASS_POLICY, RANDOM, NATURAL, PAR = range(4)
 
@@ -93,6 +93,23 @@ def par_call(o, oracle):
     return C.PASS
 
 
+@jit
+def view_call(o):
+    """``VIEW_PID``'s call: a legal call picked by the hash of the whole view (its own
+    hand is ``o[HAND]``)."""
+    legal = o[O.LEGAL]
+    n = np.int64(0)
+    for c in range(C.N_CALLS):
+        n += (legal >> c) & 1
+    k = np.int64(view_hash(o, o[:0]) % np.uint64(n))
+    for c in range(C.N_CALLS):
+        if (legal >> c) & 1:
+            if k == 0:
+                return np.int64(c)
+            k -= 1
+    return np.int64(C.PASS)
+
+
 # -- dispatch -------------------------------------------------------------------------
 MEMO_SIZE = NAT.MEMO_SIZE
 """Length of a memo: what a policy may keep between its calls on one board. It holds
@@ -134,6 +151,8 @@ def bid(pid, o, p, rng, oracle, memo):
         return random_call(o, p, rng)
     if pid == PAR:
         return par_call(o, oracle)
+    if pid == VIEW_PID:
+        return view_call(o)
     if pid == ILLEGAL_PID:
         return np.int64(-1)
     return C.PASS

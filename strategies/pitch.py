@@ -25,7 +25,7 @@ from sim.games.pitch import core as C
 from sim.games.pitch import obs as O
 from sim.jit import jit
 from sim.rng import below, uniform
-from strategies.base import ILLEGAL_PID, Acts, GameStrategies, Param, Policy
+from strategies.base import ILLEGAL_PID, VIEW_PID, Acts, GameStrategies, Param, Policy, view_hash
 
 PASS, HOLD = O.PASS, O.HOLD
 
@@ -199,12 +199,29 @@ def strength_bid(o, p):
 
 
 @jit
+def view_bid(o):
+    """``VIEW_PID``'s call: a pass, a legal bid or a hold picked by the hash of the whole
+    view (its own hand is ``o[HAND]``)."""
+    lo = smallest_bid(o)
+    bids = max(np.int64(0), 5 - lo)
+    hold = np.int64(1) if hold_allowed(o) else np.int64(0)
+    k = np.int64(view_hash(o, o[:0]) % np.uint64(1 + bids + hold))
+    if k == 0:
+        return np.int64(PASS)
+    if k <= bids:
+        return lo + k - 1
+    return np.int64(HOLD)
+
+
+@jit
 def bid(pid, o, p, rng):
     """One bidding call: PASS, a bid, or HOLD."""
     if pid == STRENGTH:
         return strength_bid(o, p)
     if pid == RANDOM_BID:
         return random_bid(o, p, rng)
+    if pid == VIEW_PID:
+        return view_bid(o)
     if pid == ILLEGAL_PID:
         return np.int64(5)
     return np.int64(PASS)

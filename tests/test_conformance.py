@@ -326,25 +326,31 @@ def test_the_kernel_equals_the_reference_engine(game):
 
 # -- information ---------------------------------------------------------------------------
 
-@pytest.mark.parametrize("game", GAMES)
-def test_a_policy_sees_nothing_of_the_cards_hidden_from_it(game):
-    """Seat 0 plays the view probe (``VIEW_PID``: its calls hash everything it is shown),
-    the others ``Game.blind`` (so that their calls tell nothing of their cards). Dealt the
-    same match twice, with the cards hidden from seat 0 changed, it plays the same:
-    every figure of its row is equal. Dealt one in which its own cards change, it does
-    not: the probe does see its view."""
+VIEW_BOARDS = 8
+"""Bridge boards of the hidden-card check: each changed board costs a double-dummy solve
+(about 0.15 s of a core), two per board (its hidden cards changed, and its own)."""
+
+
+def _view_check(game: str, first_policy: str | None = None, own: bool = True):
+    """The hidden-card check's matches: (seat 0's compared columns as dealt, with the
+    cards hidden from seat 0 changed, with seat 0's own cards changed (``own``; else
+    None)). Seat 0 plays
+    the view probe (``first_policy``: that policy of the first decision instead), the
+    others ``Game.blind``, under ``Game.view_rules``."""
     g = get_game(game)
-    if g.hidden_deals is None:
-        pytest.skip(f"{game} offers no pair of deals that differ only in hidden cards yet")
-    _, r, seats, pol = _setup(game, specs=[f"all={g.blind}"])
+    _, r, seats, pol = _setup(game, dict(g.view_rules), specs=[f"all={g.blind}"])
     decision = strategies.for_game(game).decisions[0]
     ids, params = pol[decision]
-    probe = {**pol, decision: (np.where(np.arange(len(ids)) == 0, VIEW_PID, ids), params)}
-    count = 40
+    pid = VIEW_PID
+    if first_policy is not None:
+        pid = next(p.pid for p in strategies.for_game(game).policies
+                   if p.decision == decision and p.name == first_policy)
+    probe = {**pol, decision: (np.where(np.arange(len(ids)) == 0, pid, ids), params)}
+    count = VIEW_BOARDS if game == "bridge" else 40
     pairs = [g.hidden_deals(r, SEED, i, 0) for i in range(count)]
     same, hidden_changed = (np.concatenate([p[k] for p in pairs]) for k in (0, 1))
-    own_changed = np.concatenate([g.hidden_deals(r, SEED, i, 1)[1] for i in range(count)])
     assert not np.array_equal(same, hidden_changed)
+    DD.set_solve_limit(count)  # bridge: the changed boards, one run_chunk at a time
 
     def seat0(deals):
         t = g.run_chunk(r, probe, seats.labels, SEED, 0, count, deals=deals)["seats"]
@@ -352,12 +358,43 @@ def test_a_policy_sees_nothing_of_the_cards_hidden_from_it(game):
         return {k: np.ma.getdata(v)[at0] for k, v in t.items()
                 if k not in ("match", "seat") and (not g.view_columns or k in g.view_columns)}
 
-    base = seat0(same)
-    _same_tables({"t": base}, {"t": seat0(hidden_changed)})
-    moved = np.zeros(count, bool)
-    for col, values in seat0(own_changed).items():
-        moved |= values != base[col]
-    assert moved.mean() > 0.5, "the probe's calls do not follow its own cards"
+    if not own:
+        return seat0(same), seat0(hidden_changed), None
+    own_changed = np.concatenate([g.hidden_deals(r, SEED, i, 1)[1] for i in range(count)])
+    return seat0(same), seat0(hidden_changed), seat0(own_changed)
+
+
+def _moved(a: dict, b: dict) -> np.ndarray:
+    """Per match, whether any compared column differs."""
+    moved = np.zeros(len(next(iter(a.values()))), bool)
+    for col, values in b.items():
+        moved |= values != a[col]
+    return moved
+
+
+PEEKERS = {"bridge": "par"}
+"""A policy of the first decision that sees hidden cards by design (bridge's cheating
+oracle, which bids from the double-dummy result of all four hands): in the probe's seat
+it fails the check, which shows that the check can fail."""
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_policy_sees_nothing_of_the_cards_hidden_from_it(game):
+    """Seat 0 plays the view probe (``VIEW_PID``: its calls hash everything it is shown),
+    the others ``Game.blind`` (so that their calls tell nothing of their cards). Dealt the
+    same match twice, with the cards hidden from seat 0 changed, it plays the same:
+    every figure of its row is equal (``Game.view_columns`` where play shows cards).
+    Dealt one in which its own cards change, it does not: the probe does see its view.
+    A policy that peeks (``PEEKERS``) plays otherwise on the same pairs."""
+    g = get_game(game)
+    if g.hidden_deals is None:
+        pytest.skip(f"{game} offers no pair of deals that differ only in hidden cards yet")
+    base, hidden, own = _view_check(game)
+    _same_tables({"t": base}, {"t": hidden})
+    assert _moved(base, own).mean() > 0.5, "the probe's calls do not follow its own cards"
+    if game in PEEKERS:  # the same boards: bridge solves none again
+        base, hidden, _ = _view_check(game, first_policy=PEEKERS[game], own=False)
+        assert _moved(base, hidden).any(), f"{PEEKERS[game]} peeks, yet passes the check"
 
 
 @pytest.mark.parametrize("game", GAMES)

@@ -205,15 +205,15 @@ def test_game_summary_deals_per_game_and_made_rates():
     gs = run.game_summary
     deals = gs[gs["by"] == "match"].iloc[0]
     mean = run.seats.groupby("match")["deals"].first().mean()
-    assert deals["value"] == pytest.approx(mean) and deals["lo"] < mean < deals["hi"]
+    assert deals["value"] == pytest.approx(mean) and deals["ci_low"] < mean < deals["ci_high"]
     rates = gs[gs["by"] != "match"]
     assert set(rates["name"]) == {"all", "random+random", "strength+greedy"}
     row = rates[(rates["name"] == "all") & rates["metric"].str.endswith(": all")].iloc[0]
     seats = run.seats
     assert row["value"] == pytest.approx(seats["made"].sum() / seats["pitched"].sum())
-    assert row["lo"] < row["value"] < row["hi"] and row["count"] == seats["pitched"].sum()
-    assert ((rates["lo"] <= rates["value"]) | rates["value"].isna()).all()
-    assert ((rates["lo"] >= 0) & (rates["hi"] <= 1) | rates["value"].isna()).all()
+    assert row["ci_low"] < row["value"] < row["ci_high"] and row["count"] == seats["pitched"].sum()
+    assert ((rates["ci_low"] <= rates["value"]) | rates["value"].isna()).all()
+    assert ((rates["ci_low"] >= 0) & (rates["ci_high"] <= 1) | rates["value"].isna()).all()
 
 
 def test_fixed_hands_are_dealt_and_the_rest_at_random():
@@ -227,7 +227,8 @@ def test_fixed_hands_are_dealt_and_the_rest_at_random():
         assert t["deals"][0]["hands"][0] == ["9S", "TS", "JS", "QS", "KS", "AS"]
         assert t["deals"][0]["pitcher"] == 0 and t["deals"][0]["trump"] == "S"
         assert t == ref.play(rules, sa, 1, index, fixed=fixed.tolist())
-    seats = GAME.run_chunk(rules, pol, sa.labels, 1, 0, 200, deals=fixed)["seats"]
+    seats = GAME.run_chunk(rules, pol, sa.labels, 1, 0, 200,            # a row per game
+                           deals=np.repeat(fixed, 200, axis=0))["seats"]
     assert (seats["pitched"][::4] >= 1).all()
 
 

@@ -5,6 +5,7 @@ bidding policies, the declarer's double-dummy tricks from an exact solver (DDS t
 """
 
 from sim.game import BoardFiles, game_package
+from sim.games.bridge.engine import hidden_deals
 from sim.games.bridge.pbn import PbnWriter, read_deals
 from sim.games.bridge.trace import trace_pbn
 
@@ -32,4 +33,9 @@ GAME = game_package(
     + (("doubled contracts: all", "doubled_any", "one"),),
     boards=BoardFiles(read=read_deals, writer=PbnWriter, text=trace_pbn),
     sides=(("NS", (0, 2)), ("EW", (1, 3))),
+    hidden_deals=hidden_deals,
+    blind="random",
+    # What a bidder sees is its hand, the board's dealer and vulnerability and the calls;
+    # the contract follows from the calls alone, the tricks and scores from every hand.
+    view_columns=("level", "strain", "doubled", "declarer"),
 )

@@ -67,12 +67,49 @@ def board_facts(rules: Rules, start: int, count: int, deals: np.ndarray | None =
 
 def board_hands(seed: int, start: int, count: int, deals: np.ndarray | None = None
                 ) -> np.ndarray:
-    """Hands of the boards: dealt from ``(seed, i)``, or the imported ones."""
+    """Hands of the boards: dealt from ``(seed, i)``, or the imported ones (checked:
+    four hands of 13 cards that make one deck, tags in range)."""
     if deals is None:
         return deal(seed, start, count)
-    if deals.shape[0] != count:
-        raise BidlabError(f"{count} boards asked from {deals.shape[0]} imported ones")
-    return np.ascontiguousarray(deals[:, :4], dtype=np.int64)
+    deals = H.deck_rows("bridge", deals, count, PBN.D_COLS,
+                        "the four hands as card masks, then board number, dealer and "
+                        "vulnerability code, -1 where untagged", unit="entries")
+    hands = np.ascontiguousarray(deals[:, :4])
+    for m, four in enumerate(hands.tolist()):
+        union = 0
+        for h in four:
+            if h < 0 or h >> 52 or bin(h).count("1") != 13 or union & h:
+                raise BidlabError(f"bridge deals, row {m}: not four hands of 13 different "
+                                  f"cards that make one 52-card deck")
+            union |= h
+    tags = deals[:, PBN.D_DEALER:PBN.D_VUL + 1]
+    if ((tags < -1) | (tags > 3)).any():
+        raise BidlabError("bridge deals: a dealer or vulnerability code out of -1..3")
+    return hands
+
+
+def dealt(seed: int, start: int, count: int) -> np.ndarray:
+    """Boards ``start ..`` as dealt, as ``deals=`` rows (``pbn.read_deals``'s layout):
+    the four hands and no tags, so that B1 gives board number, dealer and
+    vulnerability as for the dealt boards."""
+    out = np.full((count, PBN.D_COLS), -1, dtype=np.int64)
+    out[:, :4] = deal(seed, start, count)
+    return out
+
+
+def hidden_deals(rules: Rules, seed: int, index: int, seat: int) -> tuple[np.ndarray, np.ndarray]:
+    """Board ``index`` as dealt, and the same board with the hands of the other three
+    seats moved round among them (each gets the next one's hand): what ``seat`` sees
+    (its own hand, the board number, dealer and vulnerability, and calls that tell
+    nothing of the cards, ``Game.blind``) is the same in both; the changed board costs
+    a double-dummy solve. The check compares the contract the auction reaches
+    (``view_columns``): the tricks and scores follow from all four hands."""
+    same = dealt(seed, index, 1)
+    other = same.copy()
+    others = [s for s in range(4) if s != seat]
+    for a, b in zip(others, others[1:] + others[:1]):
+        other[0, a] = same[0, b]
+    return same, other
 
 
 def solve_boards(rules: Rules, hands: np.ndarray, start: int, progress: bool | None = None,

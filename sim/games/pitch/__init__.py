@@ -3,6 +3,7 @@ tricks, first to the target score wins. The first trick-taking game: its trick
 machinery lives in ``sim/tricks.py`` for the others to reuse."""
 
 from sim.game import game_package
+from sim.games.pitch.engine import hidden_deals
 
 GAME = game_package(
     __name__,
@@ -19,4 +20,7 @@ GAME = game_package(
     ratio_metrics=tuple((f"bid made rate by contract: {b}", f"made_{b}", f"pitched_{b}")
                         for b in range(1, 5))
     + (("bid made rate by contract: all", "made", "pitched"),),
+    hidden_deals=hidden_deals,
+    view_rules={"max_deals": 1},
+    view_columns=("redeals",) + tuple(f"pitched_{b}" for b in range(1, 5)),
 )

@@ -6,11 +6,11 @@ import numpy as np
 
 from sim import harness as H
 from sim.cards import format_card
-from sim.errors import StrategyError
+from sim.errors import BidlabError, StrategyError
 from sim.game import Columns, Policies, Tables
 from sim.games.pitch import kernel as K
 from sim.games.pitch import obs as O
-from sim.games.pitch.rules import pack
+from sim.games.pitch.rules import HAND, pack
 from sim.rules import Rules
 
 DEAL_ROWS = 32
@@ -18,6 +18,9 @@ DEAL_ROWS = 32
 longer game is played again with exact room."""
 
 NO_FIXED = np.full((0, 1), -1, dtype=np.int64)
+"""One game's chosen hands when none are given (``play_match``'s ``fixed``)."""
+NO_DEALS = NO_FIXED[None]
+"""``play_chunk``'s chosen hands when none are given: one empty table for every game."""
 
 
 def _check_policies(policies: Policies, n: int) -> None:
@@ -46,13 +49,68 @@ def explain(e: H.KernelError, label: str) -> str:
             f"illegal; legal: {cards} (rule P7)")
 
 
-def _fixed(fixed: np.ndarray | None, n: int) -> np.ndarray:
-    if fixed is None:
-        return NO_FIXED
-    fixed = np.asarray(fixed, dtype=np.int64)
-    if fixed.ndim != 2 or fixed.shape[1] != n:
-        raise ValueError(f"fixed hands: one row per deal, one mask (or -1) per seat ({n})")
-    return np.ascontiguousarray(fixed)
+def dealt(rules: Rules, seed: int, start: int, count: int) -> np.ndarray:
+    """The hands of games ``start ..`` as dealt: one row per game, for each of the
+    ``max_deals`` deals a game may have the hands of the seats in seat order, as card
+    masks (the layout ``deals=`` takes; a game reads only the deals it plays)."""
+    out = np.zeros((count, rules.max_deals, rules.players), np.int64)
+    K.deal_games(np.uint64(seed), start, pack(rules), out)
+    return out.reshape(count, -1)
+
+
+def hidden_deals(rules: Rules, seed: int, index: int, seat: int) -> tuple[np.ndarray, np.ndarray]:
+    """Game ``index`` as dealt, and the same game with every card of its first deal that
+    ``seat`` does not hold moved (``deals=`` rows): the other seats' new hands are the
+    undealt cards (the stock, never shown), then their own old cards, in turn, so that
+    no card stays where it was. What ``seat`` sees before the first card is played,
+    its own hand included, is the same in both. That card shows a changed hand, and
+    from there on (the points, the scores, later deals' views) a game may go another
+    way: the check plays one-deal games (``Game.view_rules``) and compares only the
+    calls (``view_columns``)."""
+    n = rules.players
+    same = dealt(rules, seed, index, 1)
+    other = same.copy()
+    first = [int(h) for h in same[0, :n]]
+    deck = 52 + int(rules.joker)
+    held = 0
+    for h in first:
+        held |= h
+    stock = [c for c in range(deck) if not held >> c & 1]
+    others = [s for s in range(n) if s != seat]
+    pool = stock + [c for s in others for c in range(deck) if first[s] >> c & 1]
+    for k, s in enumerate(others):
+        other[0, s] = sum(1 << c for c in pool[HAND * k:HAND * (k + 1)])
+    return same, other
+
+
+def _checked_deals(rules: Rules, deals: np.ndarray | None, count: int) -> np.ndarray:
+    """``deals`` as ``play_chunk`` takes them (``count x deals x seats``; none:
+    ``NO_DEALS``), every given hand checked: six cards of the deck, no card twice in
+    a deal."""
+    if deals is None:
+        return NO_DEALS
+    n = rules.players
+    deals = np.asarray(deals)
+    layout = (f"per deal {n} card masks, -1 for a hand dealt at random; at most "
+              f"max_deals={rules.max_deals} deals")
+    if (deals.ndim != 2 or deals.shape[0] != count or deals.shape[1] == 0
+            or deals.shape[1] % n or deals.shape[1] > n * rules.max_deals):
+        raise BidlabError(f"pitch deals: expected {count} rows (one per game) of card masks "
+                          f"({layout}), got {deals.shape}")
+    hands = np.ascontiguousarray(deals, dtype=np.int64).reshape(count, -1, n)
+    given = hands >= 0
+    mask = np.where(given, hands, 0)
+    cards = np.unpackbits(mask[..., None].view(np.uint8), axis=-1).sum(axis=-1)
+    union = np.bitwise_or.reduce(mask, axis=2)
+    together = np.unpackbits(union[..., None].view(np.uint8), axis=-1).sum(axis=-1)
+    deck = (1 << (52 + int(rules.joker))) - 1
+    bad = (given & ((cards != HAND) | (mask & ~deck != 0))).any(axis=2) \
+        | (together != HAND * given.sum(axis=2))
+    if bad.any():
+        m, d = (int(x) for x in np.argwhere(bad)[0])
+        raise BidlabError(f"pitch deals, row {m}, deal {d}: not hands of {HAND} different "
+                          f"cards of the {52 + int(rules.joker)}-card deck, no card twice")
+    return hands
 
 
 def _play(rules: Rules, policies: Policies, seed: int, start: int, count: int, detail: bool,
@@ -83,12 +141,13 @@ def run_chunk(rules: Rules, policies: Policies, labels: tuple[str, ...], seed: i
               deals: np.ndarray | None = None) -> Tables:
     """Play games ``start .. start + count - 1``; tables ``seats`` (+ ``deals``).
 
-    ``deals`` (optional, one row per deal number, one card mask or -1 per seat) deals
-    chosen hands in every game of the chunk; see ``kernel.py``.
+    ``deals`` (optional): chosen hands, one row per game (``dealt`` gives the layout:
+    per deal a card mask, or -1, per seat); deals past the row are dealt; see
+    ``kernel.py``.
     """
     n = rules.players
     _check_policies(policies, n)
-    fx = _fixed(deals, n)
+    fx = _checked_deals(rules, deals, count)
     cap = min(rules.max_deals, DEAL_ROWS)
     doff = np.arange(count + 1, dtype=np.int64) * cap if detail else np.zeros(count + 1, np.int64)
     a = _play(rules, policies, seed, start, count, detail, doff, fx)
@@ -157,13 +216,14 @@ def _deal_table(a: dict, doff: np.ndarray, deals: np.ndarray, match: np.ndarray,
 
 def play_one(rules: Rules, policies: Policies, labels: tuple[str, ...], seed: int, index: int,
              fixed: np.ndarray | None = None):
-    """Game ``index`` with everything recorded: (arrays, logs). ``arrays`` holds the
+    """Game ``index`` with everything recorded: (arrays, logs). ``fixed``: its one row of
+    ``deals=`` (as ``run_chunk`` takes them), or None. ``arrays`` holds the
     kernel's outputs for one game (``deal_out``/``deal_seat`` one row per deal);
     ``logs``: ``hands`` (deals x seats masks), ``bids`` (deals x seats, speaking order),
     ``cards`` (deals x 6 players, play order), ``tricks`` (deals x 6 winners)."""
     n = rules.players
     _check_policies(policies, n)
-    fx = _fixed(fixed, n)
+    fx = _checked_deals(rules, fixed, 1)[0] if fixed is not None else NO_FIXED
     R = pack(rules)
     bid_ids, bid_params = policies["bid"]
     play_ids, play_params = policies["play"]

@@ -14,9 +14,13 @@ the match loop (see ``sim/__init__.py`` for the cache key that keeps this honest
 Cards: stream 0 of the game deals; each deal draws ``6 x players`` cards by a partial
 Fisher-Yates shuffle of a fresh deck, so deal ``d`` of game ``i`` is the same whatever
 the policies do (common random numbers). Seat ``s`` gets cards ``6s .. 6s+5`` of the
-draw. ``fixed`` (tests, bid-EV analyses) replaces chosen hands: ``fixed[d, s]`` is a
-card mask for seat ``s`` in deal ``d``, or -1 to deal that seat at random from the
-cards left; rows past ``fixed.shape[0]`` are dealt normally.
+draw. ``fixed`` (tests, bid-EV analyses) replaces chosen hands of one game:
+``fixed[d, s]`` is a card mask for seat ``s`` in deal ``d``, or -1 to deal that seat at
+random from the cards left; rows past ``fixed.shape[0]`` are dealt normally (a deal
+with chosen hands draws fewer cards from stream 0, so later deals are other cards than
+``(seed, i)`` deals unless they are chosen too). ``play_chunk`` takes one such table
+per game (``deals=`` of ``engine.run_chunk``); ``deal_games`` gives the deals of
+``(seed, i)`` in that layout.
 """
 
 from __future__ import annotations
@@ -445,11 +449,29 @@ def new_scratch(n_params):
             np.zeros(I_SIZE, dtype=np.int64))
 
 
+@jit(nrt=True)
+def deal_games(seed, start, R, out):
+    """The hands of games ``start ..`` as ``(seed, i)`` deals them, whatever is played:
+    ``out[m, d, s]`` (int64 ``games x deals x seats``) the card mask of seat ``s`` in
+    deal ``d`` of game ``start + m``, for the first ``out.shape[1]`` deals."""
+    rng = np.zeros(4, dtype=np.uint64)
+    si = np.zeros(I_SIZE, dtype=np.int64)
+    none = np.empty((0, 1), dtype=np.int64)
+    for m in range(out.shape[0]):
+        seed_stream(rng, seed, start + m, DEAL_STREAM)
+        for d in range(out.shape[1]):
+            _deal(R, rng, si, none, d)
+            for s in range(out.shape[2]):
+                out[m, d, s] = si[I_HANDS + s]
+
+
 @jit(parallel=True)
 def play_chunk(seed, start, count, n_blocks, R, bid_pids, bid_params, play_pids, play_params,
                fixed, seat_out, win, game_out, detail, doff, deal_out, deal_seat, err):
     """Play games ``start .. start + count - 1`` into rows ``0 .. count - 1``.
 
+    ``fixed``: chosen hands per game, ``fixed[m]`` game ``start + m``'s table (see the
+    module's docstring); one empty table (shape ``1 x 0 x 1``): every game dealt.
     Games are split into ``n_blocks`` blocks over numba's threads; each block allocates
     its scratch once. A game's result depends only on (seed, index), never on the
     block. (``numba.get_num_threads()`` is read by the caller: called in here it makes
@@ -461,5 +483,6 @@ def play_chunk(seed, start, count, n_blocks, R, bid_pids, bid_params, play_pids,
         o, p, rng, rngs, work, si = new_scratch(n_params)
         for m in range(b * count // n_blocks, (b + 1) * count // n_blocks):
             play_match(seed, start + m, R, bid_pids, bid_params, play_pids, play_params, m,
-                       fixed, o, p, rng, rngs, work, si, seat_out, win, game_out, detail,
-                       doff, deal_out, deal_seat, err, no_log, no_log, no_log, no_log)
+                       fixed[min(m, fixed.shape[0] - 1)], o, p, rng, rngs, work, si,
+                       seat_out, win, game_out, detail, doff, deal_out, deal_seat, err,
+                       no_log, no_log, no_log, no_log)
