@@ -40,10 +40,10 @@ from sim.games import get_game
 
 @dataclass
 class BidEV:
-    """``frame``: one row per candidate: ``action, mean, ci_low, ci_high, win, win_lo,
-    win_hi, diff_vs_best, diff_lo, diff_hi, p_best, group``, where ``mean`` and the differences
+    """``frame``: one row per candidate: ``action, mean, ci_low, ci_high, win, win_ci_low,
+    win_ci_high, diff_vs_best, diff_ci_low, diff_ci_high, p_best, group``, where ``mean`` and the differences
     are of ``metric`` (``score``: the match score; ``win``: the win share, and then also
-    ``score, score_lo, score_hi``), plus ``NAME, NAME_lo, NAME_hi`` for each further
+    ``score, score_ci_low, score_ci_high``), plus ``NAME, NAME_ci_low, NAME_ci_high`` for each further
     outcome of the game (``outcomes``: name -> what it means); ``best`` the action with
     the highest mean; ``p_best`` its probability of being best."""
 
@@ -150,13 +150,13 @@ def summarize(actions: list[str], score: np.ndarray, win: np.ndarray, seed: int 
         w, wlo, whi = mean_ci(win[:, c])
         d = paired_difference(x[:, best], x[:, c])
         row = {"action": action, "mean": mean, "ci_low": lo, "ci_high": hi,
-               "win": w, "win_lo": wlo, "win_hi": whi}
+               "win": w, "win_ci_low": wlo, "win_ci_high": whi}
         if metric == "win":
-            row["score"], row["score_lo"], row["score_hi"] = mean_ci(score[:, c])
+            row["score"], row["score_ci_low"], row["score_ci_high"] = mean_ci(score[:, c])
         for name, values in (extra or {}).items():
-            row[name], row[f"{name}_lo"], row[f"{name}_hi"] = mean_ci(values[:, c])
-        rows.append({**row, "diff_vs_best": d["diff"], "diff_lo": d["ci_low"],
-                     "diff_hi": d["ci_high"], "p_best": p_best[c], "group": group[c]})
+            row[name], row[f"{name}_ci_low"], row[f"{name}_ci_high"] = mean_ci(values[:, c])
+        rows.append({**row, "diff_vs_best": d["diff"], "diff_ci_low": d["ci_low"],
+                     "diff_ci_high": d["ci_high"], "p_best": p_best[c], "group": group[c]})
     return pd.DataFrame(rows), actions[best], float(p_best[best])
 
 

@@ -59,6 +59,10 @@ class Pairs:
     """One row per board and field: ``match, board, field, score_ns, mp, pct``."""
     provenance: dict[str, Any] = field(default_factory=dict)
 
+    def __repr__(self) -> str:
+        return (f"Pairs(bridge: {len(self.fields)} fields against {self.opponents!r}, "
+                f"{self.provenance.get('boards', 0):,} boards)")
+
     def to_json(self) -> dict[str, Any]:
         return {"provenance": self.provenance,
                 "fields": self.frame.to_dict(orient="records"),
@@ -134,8 +138,8 @@ class TeamMatch:
     b: str
     boards: int
     imps_per_board: float
-    lo: float
-    hi: float
+    ci_low: float
+    ci_high: float
     imps: np.ndarray
     """Per board: IMPs won by team A (A's NS score at table 1 minus B's NS score at
     table 2, in IMPs)."""
@@ -149,7 +153,8 @@ class TeamMatch:
 
     def to_json(self) -> dict[str, Any]:
         return {"a": self.a, "b": self.b, "boards": self.boards,
-                "imps_per_board": self.imps_per_board, "lo": self.lo, "hi": self.hi,
+                "imps_per_board": self.imps_per_board, "ci_low": self.ci_low,
+                "ci_high": self.ci_high,
                 "imps_total": int(self.imps.sum()), "scorecard": self.rows}
 
 
@@ -214,6 +219,11 @@ class BestContract:
     contracts: list[dict]
     """Per contract level 1..7 x strain: mean score with 95% interval, P(make)."""
 
+    def __repr__(self) -> str:
+        top = self.contracts[0] if self.contracts else {}
+        return (f"BestContract({self.boards:,} boards: best {top.get('contract')} with "
+                f"{top.get('mean', float('nan')):+.0f} on average)")
+
 
 def best_contract(constraints, seat: int, n: int, seed: int = 0, vulnerable: bool = False,
                   progress: bool | None = None) -> BestContract:
@@ -229,7 +239,8 @@ def best_contract(constraints, seat: int, n: int, seed: int = 0, vulnerable: boo
             sc = np.array([duplicate_score(level, strain, 0, int(vulnerable), int(t))
                            for t in tricks[:, strain]], dtype=np.float64)
             mean, lo, hi = mean_ci(sc)
-            rows.append({"contract": f"{level}{STRAIN_NAMES[strain]}", "mean": mean, "lo": lo,
-                         "hi": hi, "p_make": float((tricks[:, strain] >= level + 6).mean())})
+            rows.append({"contract": f"{level}{STRAIN_NAMES[strain]}", "mean": mean,
+                         "ci_low": lo, "ci_high": hi,
+                         "p_make": float((tricks[:, strain] >= level + 6).mean())})
     rows.sort(key=lambda r: -r["mean"])
     return BestContract(n, tricks, rows)

@@ -40,6 +40,10 @@ class Comparison:
     """Per variant: the ``SEAT=SPEC`` items it adds to the command's strategies (empty
     for a rules-only variant)."""
 
+    def __repr__(self) -> str:
+        return (f"Comparison({self.game}: {len(self.variants)} variants "
+                f"({', '.join(self.variants)}), {self.provenance.get('n', 0):,} matches each)")
+
     def to_json(self) -> dict[str, Any]:
         return {"game": self.game, "variants": self.variants,
                 "variant_strategies": self.strategies, "provenance": self.provenance,

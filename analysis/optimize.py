@@ -62,9 +62,9 @@ class Optimization:
     response or extrapolation), its score on the tuning matches, the responder from F
     that scored best there (``responder``, ``best_response``, ``best_response_score``,
     ``tuning_gain``), that responder's paired gain over the profile on the held-out
-    matches (``gain``, ``gain_lo``, ``gain_hi``: estimate and 95% interval; it may be
+    matches (``gain``, ``gain_ci_low``, ``gain_ci_high``: estimate and 95% interval; it may be
     below 0 when what was tuned was noise) and the profile's exploitability read from
-    it (``exploitability``, ``exploitability_lo``, ``exploitability_hi``: the same
+    it (``exploitability``, ``exploitability_ci_low``, ``exploitability_ci_high``: the same
     clipped at 0, since the profile itself is in F), and both held-out mean scores.
     ``exploitability``: that figure for the result (``estimate``, ``ci_low``,
     ``ci_high``, ``iteration``, the responder, the family ``F`` and the held-out
@@ -80,6 +80,12 @@ class Optimization:
     family: list[str] = field(default_factory=list)
     not_tuned: list[dict[str, str]] = field(default_factory=list)
     exploitability: dict[str, Any] = field(default_factory=dict)
+
+    def __repr__(self) -> str:
+        e = self.exploitability
+        held = (f", exploitability {e['estimate']:.4g} [{e['ci_low']:.4g}, {e['ci_high']:.4g}]"
+                if e else "")
+        return f"Optimization({self.game}: best {self.best!r}{held})"
 
     def to_json(self) -> dict[str, Any]:
         records = []
@@ -380,10 +386,10 @@ def optimize(game: str, strategy: str, *, n: int = 200_000, seed: int = 0,
         history.append({"iteration": iteration, "step": step_kind, "params": _named(names, current),
                         "score": own, "responder": chosen.policy.name,
                         "best_response": _named(chosen.names, best_x), "best_response_score": best,
-                        "tuning_gain": best - own, "gain": gain, "gain_lo": lo, "gain_hi": hi,
+                        "tuning_gain": best - own, "gain": gain, "gain_ci_low": lo, "gain_ci_high": hi,
                         # the profile is in F: what F gains against it is at least 0
-                        "exploitability": max(0.0, gain), "exploitability_lo": max(0.0, lo),
-                        "exploitability_hi": max(0.0, hi),
+                        "exploitability": max(0.0, gain), "exploitability_ci_low": max(0.0, lo),
+                        "exploitability_ci_high": max(0.0, hi),
                         "holdout_score": float(prof_values.mean()),
                         "holdout_best_response_score": float(resp_values.mean())})
         if log:
@@ -406,9 +412,10 @@ def optimize(game: str, strategy: str, *, n: int = 200_000, seed: int = 0,
         result_params = dict(history[0]["best_response"])
         best_label = chosen.strategy(list(result_params.values())).label
     row = history[pick]
-    exploitability = {"estimate": row["exploitability"], "ci_low": row["exploitability_lo"],
-                      "ci_high": row["exploitability_hi"], "iteration": row["iteration"],
-                      "gain": row["gain"], "gain_lo": row["gain_lo"], "gain_hi": row["gain_hi"],
+    exploitability = {"estimate": row["exploitability"], "ci_low": row["exploitability_ci_low"],
+                      "ci_high": row["exploitability_ci_high"], "iteration": row["iteration"],
+                      "gain": row["gain"], "gain_ci_low": row["gain_ci_low"],
+                      "gain_ci_high": row["gain_ci_high"],
                       "responder": row["responder"], "best_response": row["best_response"],
                       "stood_still": row["tuning_gain"] == 0.0, "family": family_text,
                       "of": "profile" if self_play else "strategy as given",

@@ -130,6 +130,11 @@ class Simulation:
     """Game-level figures with 95% intervals (``GameSummary.frame``), e.g. pitch's mean
     deals per game and bid made rate by contract; empty for games that declare none."""
 
+    def __repr__(self) -> str:
+        where = f", tables in {self.out}" if self.out is not None else ""
+        return (f"Simulation({self.game}: {self.completed:,} matches, seed "
+                f"{self.provenance.get('seed')}{where})")
+
     def table(self, name: str = "seats") -> pd.DataFrame:
         """A results table as a DataFrame (``seats``; ``deals``/``lots`` with detail)."""
         if self._memory is not None:

@@ -90,7 +90,7 @@ class SeatSummary:
 
     def frame(self) -> pd.DataFrame:
         """One row per group: ``by`` (strategy or seat), ``name``, ``seats``, ``matches``,
-        then ``<metric>``, ``<metric>_lo``, ``<metric>_hi`` for each metric."""
+        then ``<metric>``, ``<metric>_ci_low``, ``<metric>_ci_high`` for each metric."""
         rows = []
         for (by, name), cols in self.groups.items():
             row = {"by": by, "name": name, "seats": ",".join(map(str, cols)),
@@ -99,7 +99,7 @@ class SeatSummary:
                 s = self.sums[((by, name), metric)]
                 mean, lo, hi = mean_interval(math.fsum(s.blocks), math.fsum(s.blocks_sq),
                                              self.matches)
-                row.update({metric: mean, f"{metric}_lo": lo, f"{metric}_hi": hi})
+                row.update({metric: mean, f"{metric}_ci_low": lo, f"{metric}_ci_high": hi})
             rows.append(row)
         return pd.DataFrame(rows)
 
@@ -159,7 +159,7 @@ class GameSummary:
     def frame(self) -> pd.DataFrame:
         """One row per figure: ``metric`` (its title), ``by`` (``match`` for a match
         metric; ``all`` or ``strategy`` for a ratio), ``name``, ``matches``, ``count``
-        (the ratio's denominator total), ``value``, ``lo``, ``hi``."""
+        (the ratio's denominator total), ``value``, ``ci_low``, ``ci_high``."""
         from scipy.special import stdtrit
 
         rows = []
@@ -168,7 +168,8 @@ class GameSummary:
             s = self.means[col]
             mean, lo, hi = mean_interval(math.fsum(s.blocks), math.fsum(s.blocks_sq), n)
             rows.append({"metric": title, "by": "match", "name": "", "matches": n,
-                         "count": n, "value": mean, "lo": lo, "hi": hi})
+                         "count": n, "value": mean, "ci_low": lo,
+                         "ci_high": hi})
         t = stdtrit(n - 1, 0.975) if n > 1 else math.nan
         for (title, _, _, g, _), sums in zip(self.ratio_parts, self.ratios):
             sx, sy, sxx, syy, sxy = (math.fsum(v) for v in sums)
@@ -183,6 +184,6 @@ class GameSummary:
                     lo, hi = max(0.0, min(lo, wlo)), min(1.0, max(hi, whi))
             rows.append({"metric": title, "by": "all" if g == "all" else "strategy",
                          "name": g, "matches": n, "count": int(sy), "value": r,
-                         "lo": lo, "hi": hi})
+                         "ci_low": lo, "ci_high": hi})
         return pd.DataFrame(rows, columns=["metric", "by", "name", "matches", "count", "value",
-                                           "lo", "hi"])
+                                           "ci_low", "ci_high"])

@@ -93,7 +93,7 @@ def lot_prices(lots: pd.DataFrame, rank_labels: str | None = None) -> pd.DataFra
     _require(lots, ["match", "rank", "price", "buyer_value", "calls"], "lot_prices")
     sold = lots.dropna(subset=["price"])
     prices = clustered_means(sold, "rank", "price").rename(
-        columns={"mean": "price", "ci_low": "price_lo", "ci_high": "price_hi"})
+        columns={"mean": "price", "ci_low": "price_ci_low", "ci_high": "price_ci_high"})
     q = sold.groupby("rank")["price"].quantile([0.25, 0.5, 0.75]).unstack()
     q.columns = ["price_q1", "price_median", "price_q3"]
     extra = lots.groupby("rank").agg(sold_share=("price", lambda p: p.notna().mean()),

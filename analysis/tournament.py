@@ -27,6 +27,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Mapping, Sequence
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -295,7 +296,7 @@ class Tournament:
 
     ``frame``: one row per strategy, best first: ``rank, name, strategy`` (its canonical
     label), for each metric (``score``, ``win``, then the game's other ``summary_metrics``,
-    e.g. bridge's ``imps_vs_par``) its mean per match with ``<metric>_lo/_hi`` (95%,
+    e.g. bridge's ``imps_vs_par``) its mean per match with ``<metric>_ci_low/_ci_high`` (95%,
     clustered by match), ``p_best`` (bootstrap share of resamples it leads), ``matches``.
     ``differences``: one row per pair and metric: ``first, second`` (first ranked above
     second), ``metric``, ``diff`` (first minus second, paired by match), ``ci_low,
@@ -318,6 +319,12 @@ class Tournament:
     """With ``keep_seats``: every lineup's ``seats`` rows (``match, lineup, seat,
     strategy``, then the game's columns)."""
 
+    def __repr__(self) -> str:
+        n = int(self.frame["matches"].iloc[0]) if len(self.frame) else 0
+        return (f"Tournament({self.game}: {len(self.names)} strategies, "
+                f"{len(self.design.lineups)} lineups x {n:,} matches; leader {self.leader!r}, "
+                f"P(best) {self.p_best:.2f})")
+
     def lineup_names(self) -> list[list[str]]:
         return [[self.names[a] for a in row] for row in self.design.lineups]
 
@@ -326,7 +333,7 @@ class Tournament:
         (``metric, by, name, matches, mean, ci_low, ci_high``; ``by`` is ``strategy``),
         best first, which the report's tables and figures read."""
         rows = [{"metric": m, "by": "strategy", "name": r["name"], "matches": r["matches"],
-                 "mean": r[m], "ci_low": r[f"{m}_lo"], "ci_high": r[f"{m}_hi"]}
+                 "mean": r[m], "ci_low": r[f"{m}_ci_low"], "ci_high": r[f"{m}_ci_high"]}
                 for m in self.per_match for r in self.frame.to_dict(orient="records")]
         return pd.DataFrame(rows)
 
@@ -446,6 +453,7 @@ def tournament(game: str, strategies: Sequence[str], n: int | None = None, *, se
                rules: Mapping[str, Any] | None = None, rules_file: str | None = None,
                out: str | Path | None = None, balance: str = "after",
                chunk_size: int = runner.DEFAULT_CHUNK, threads: int | None = None,
+               workers: int | None = None, scheduler: str | None = None,
                progress: bool | None = False, boards: str | Path | None = None,
                bootstrap: int = DEFAULT_BOOTSTRAP, keep_seats: bool = False) -> Tournament:
     """Play matches ``0..n-1`` of ``seed`` once per lineup of :func:`design` over
@@ -458,6 +466,8 @@ def tournament(game: str, strategies: Sequence[str], n: int | None = None, *, se
     ``seats`` table in one Parquet file, with the provenance (design included) in its
     metadata. ``keep_seats``: keep those rows in memory too (``Tournament.seats``).
     ``boards``: play the boards of a file instead of dealing (bridge: PBN).
+    ``workers``/``scheduler``: play on a Dask cluster (one local cluster of ``workers``
+    processes serves every lineup), with the same results bit for bit.
     """
     g = get_game(game)
     if isinstance(strategies, str):
@@ -477,7 +487,7 @@ def tournament(game: str, strategies: Sequence[str], n: int | None = None, *, se
         raise BidlabError(f"-n {n}: {boards} holds only {deals.shape[0]} boards")
     if seed < 0 or seed >= 2 ** 64:
         raise BidlabError(f"--seed {seed}: give a whole number in 0..2**64-1")
-    runner.check_chunk_size(chunk_size)
+    runner.check_options(chunk_size, threads, workers, scheduler)
     r = make_rules(game, rules, rules_file)
     gs = strategies_.for_game(game)
     parsed = [gs.parse(spec) for spec in strategies]
@@ -507,18 +517,24 @@ def tournament(game: str, strategies: Sequence[str], n: int | None = None, *, se
     bar = tqdm(total=n * len(d.lineups), unit="match", unit_scale=True, leave=False,
                disable=None if progress is None else not progress, dynamic_ncols=True)
     t0 = time.perf_counter()
+    # one local cluster serves every lineup (started once, not once per lineup)
+    cluster = (runner.local_cluster(workers, threads) if workers is not None
+               else nullcontext((scheduler, threads)))
     try:
-        for i, row in enumerate(d.lineups):
-            bar.set_description(f"{game} lineup {i + 1}/{len(d.lineups)}")
-            seat_strategy = np.array([row[p] for p in position_of], dtype=np.int64)
-            np.add.at(appearances, seat_strategy, 1)
-            seats = strategies_.SeatAssignment(tuple(parsed[a] for a in seat_strategy))
-            job = make_job(game, r, seats, seed, n, deals=None if deals is None else deals[:n])
-            sinks: list = [_Accumulate(sums, seat_strategy, bar)]
-            if writer is not None:
-                writer.lineup, writer.seat_strategy = i, seat_strategy
-                sinks.append(writer)
-            runner.run(job, sinks, chunk_size=chunk_size, threads=threads, progress=False)
+        with cluster as (address, threads):
+            for i, row in enumerate(d.lineups):
+                bar.set_description(f"{game} lineup {i + 1}/{len(d.lineups)}")
+                seat_strategy = np.array([row[p] for p in position_of], dtype=np.int64)
+                np.add.at(appearances, seat_strategy, 1)
+                seats = strategies_.SeatAssignment(tuple(parsed[a] for a in seat_strategy))
+                job = make_job(game, r, seats, seed, n,
+                               deals=None if deals is None else deals[:n])
+                sinks: list = [_Accumulate(sums, seat_strategy, bar)]
+                if writer is not None:
+                    writer.lineup, writer.seat_strategy = i, seat_strategy
+                    sinks.append(writer)
+                runner.run(job, sinks, chunk_size=chunk_size, threads=threads,
+                           scheduler=address, progress=False)
     finally:
         bar.close()
         if writer is not None:
@@ -549,7 +565,7 @@ def summarize(game: str, names: list[str], labels: list[str], d: Design,
                                "matches": n}
         for m in per_match:
             mean, lo, hi = mean_ci(per_match[m][:, a])
-            row.update({m: mean, f"{m}_lo": lo, f"{m}_hi": hi})
+            row.update({m: mean, f"{m}_ci_low": lo, f"{m}_ci_high": hi})
         row["p_best"] = float(p_best[a])
         rows.append(row)
     diffs = []

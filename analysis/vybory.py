@@ -216,8 +216,8 @@ def deal_outcomes(deals: pd.DataFrame) -> pd.DataFrame:
 def contract_types(deals: pd.DataFrame, type_set: str = "standard") -> pd.DataFrame:
     """One row per contract type code 1..8 (all eight, played or not): ``code,
     contract, deals, share`` of all deals, and per deal of the type the attackers'
-    ``win``, ``draw``, ``margin`` and the election's ``calls`` (each with ``<name>_lo``,
-    ``<name>_hi``: 95% intervals clustered by tour; the denominator is deals)."""
+    ``win``, ``draw``, ``margin`` and the election's ``calls`` (each with ``<name>_ci_low``,
+    ``<name>_ci_high``: 95% intervals clustered by tour; the denominator is deals)."""
     d = deal_outcomes(deals)
     clusters = np.unique(d["match"].to_numpy())
     _, all_n = _cluster_sums(d, None, clusters, "match")
@@ -228,10 +228,10 @@ def contract_types(deals: pd.DataFrame, type_set: str = "standard") -> pd.DataFr
         ys, _ = _cluster_sums(part, None, clusters, "match")
         row = {"code": code, "contract": names[code - 1], "deals": len(part),
                "tours": int((ys > 0).sum())}
-        row["share"], row["share_lo"], row["share_hi"] = ratio_ci(ys, all_n, proportion=True)
+        row["share"], row["share_ci_low"], row["share_ci_high"] = ratio_ci(ys, all_n, proportion=True)
         for value in ("win", "draw", "margin", "calls"):
             y, n = _cluster_sums(part, value, clusters, "match")
-            row[value], row[f"{value}_lo"], row[f"{value}_hi"] = ratio_ci(
+            row[value], row[f"{value}_ci_low"], row[f"{value}_ci_high"] = ratio_ci(
                 y, n, proportion=value in ("win", "draw"))
         rows.append(row)
     return pd.DataFrame(rows)
@@ -257,7 +257,7 @@ def announcement_shares(seats: pd.DataFrame, type_set: str = "standard") -> pd.D
 def election_lengths(deals: pd.DataFrame) -> pd.DataFrame:
     """Per election length (``calls``, 2..9): ``calls, deals, share`` of all deals and
     the attackers' ``win`` share and ``margin`` in those deals, with intervals clustered
-    by tour (``<name>_lo``, ``<name>_hi``)."""
+    by tour (``<name>_ci_low``, ``<name>_ci_high``)."""
     d = deal_outcomes(deals)
     clusters = np.unique(d["match"].to_numpy())
     _, all_n = _cluster_sums(d, None, clusters, "match")
@@ -266,10 +266,10 @@ def election_lengths(deals: pd.DataFrame) -> pd.DataFrame:
         part = d[d["calls"] == calls]
         ys, _ = _cluster_sums(part, None, clusters, "match")
         row = {"calls": int(calls), "deals": len(part)}
-        row["share"], row["share_lo"], row["share_hi"] = ratio_ci(ys, all_n, proportion=True)
+        row["share"], row["share_ci_low"], row["share_ci_high"] = ratio_ci(ys, all_n, proportion=True)
         for value in ("win", "margin"):
             y, n = _cluster_sums(part, value, clusters, "match")
-            row[value], row[f"{value}_lo"], row[f"{value}_hi"] = ratio_ci(y, n)
+            row[value], row[f"{value}_ci_low"], row[f"{value}_ci_high"] = ratio_ci(y, n)
         rows.append(row)
     return pd.DataFrame(rows)
 

@@ -8,7 +8,8 @@ import argparse
 import json
 import textwrap
 
-from bidlab.output import print_table
+from bidlab.output import print_table, table_lines
+from reports import text as W
 
 TOOLS = {
     "team": ("a team match in IMPs, with a per-board scorecard",
@@ -212,7 +213,6 @@ def format_team(r, source: str) -> str:
     totals."""
     import pandas as pd
 
-    from bidlab.cli import _table_lines
 
     def result(row, t):
         contract = row[f"t{t}_contract"]
@@ -234,10 +234,10 @@ def format_team(r, source: str) -> str:
     lines = [f"team match, {r.boards:,} boards, {source}: A = {r.a}, B = {r.b}",
              "A sits North-South at table 1 and East-West at table 2; scores are North-South's;",
              "IMPs are A's (its NS score at table 1 minus B's at table 2, on the IMP scale)", ""]
-    lines += _table_lines(card)
+    lines += table_lines(card)
     lines += ["", f"total: A {won} IMPs, B {lost} IMPs (A {won - lost:+d})",
-              f"IMPs per board for A: {r.imps_per_board:+.3f} [{r.lo:+.3f}, {r.hi:+.3f}] "
-              f"(95% interval)"]
+              f"IMPs per board for A: "
+              f"{W.interval(r.imps_per_board, r.ci_low, r.ci_high, sign=True)} (95% interval)"]
     return "\n".join(lines)
 
 
@@ -256,16 +256,14 @@ def _bridge_pairs(args, progress) -> None:
     f = r.frame
     print_table(pd.DataFrame({
         "field": f["field"].astype(str),
-        "matchpoints % [95% CI]": [f"{m:.2f} [{lo:.2f}, {hi:.2f}]" for m, lo, hi in
-                                   zip(f["pct"], f["ci_low"], f["ci_high"])],
-        "mean score_ns": f["score_ns"].map("{:+.1f}".format)}))
+        "matchpoints % [95% CI]": W.intervals(f["pct"], f["ci_low"], f["ci_high"]),
+        "mean score_ns": [W.num(v, 1, sign=True) for v in f["score_ns"]]}))
     d = r.differences
     print("\npaired differences (second minus first, same boards), percentage points:\n")
     print_table(pd.DataFrame({
         "first": d["first"], "second": d["second"],
-        "difference [95% CI]": [f"{x:+.2f} [{lo:+.2f}, {hi:+.2f}]" for x, lo, hi in
-                                zip(d["diff"], d["ci_low"], d["ci_high"])],
-        "p": d["p_value"].map("{:.3g}".format)}))
+        "difference [95% CI]": W.intervals(d["diff"], d["ci_low"], d["ci_high"], sign=True),
+        "p": d["p_value"].map(W.p_text)}))
 
 
 def _bridge_hands(args, c, progress) -> None:
@@ -294,9 +292,11 @@ def _bridge_hands(args, c, progress) -> None:
             mean = sum(k * v for k, v in enumerate(counts)) / max(1, r.boards)
             print(f"  {st:2s}: mean tricks {mean:.2f}")
         print()
-        for row in r.contracts[:10]:
-            print(f"  {row['contract'] + ' ' + seat:6s} {row['mean']:+8.1f} [{row['lo']:+.1f}, "
-                  f"{row['hi']:+.1f}]  P(make) {row['p_make']:.2f}")
+        top = r.contracts[:10]
+        cells = W.intervals([c["mean"] for c in top], [c["ci_low"] for c in top],
+                            [c["ci_high"] for c in top], sign=True)
+        for row, cell in zip(top, cells):
+            print(f"  {row['contract'] + ' ' + seat:6s} {cell}  P(make) {row['p_make']:.2f}")
         return
     from sim.games.bridge.deal import deal
     from sim.games.bridge.engine import board_facts, board_numbers

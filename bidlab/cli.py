@@ -10,7 +10,8 @@ import sys
 import textwrap
 
 from bidlab import bridge_cli
-from bidlab.output import print_table
+from bidlab.output import print_table, table_lines
+from reports import text as W
 
 EXAMPLES = """\
 examples:
@@ -62,7 +63,6 @@ def _no_progress(p: argparse.ArgumentParser, what: str = "no progress bar") -> N
 def build_parser() -> argparse.ArgumentParser:
     from reports.games import spec_for
     from reports.spec import GENERIC_SECTIONS
-    from sim.runner import BLOCK, DEFAULT_CHUNK
 
     parser = argparse.ArgumentParser(
         prog="bidlab", formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -96,16 +96,7 @@ def build_parser() -> argparse.ArgumentParser:
                    "streamed chunk by chunk; provenance is in the file's metadata")
     p.add_argument("--detail", action="store_true", help="with --out, also write the game's "
                    "other tables next to it (auktsion: PATH.deals.parquet, PATH.lots.parquet)")
-    p.add_argument("--threads", type=int, metavar="T", help="numba threads in this process "
-                   "(default: all cores)")
-    p.add_argument("--chunk-size", type=int, default=DEFAULT_CHUNK, metavar="C",
-                   help=f"matches per chunk, a multiple of {BLOCK} (default %(default)s)")
-    where = p.add_mutually_exclusive_group()
-    where.add_argument("--workers", type=int, metavar="N",
-                       help="run chunks on a local Dask cluster of N worker processes")
-    where.add_argument("--scheduler", metavar="ADDRESS",
-                       help="run chunks on an existing Dask cluster, e.g. tcp://host:8786 "
-                            "(bidlab of the same version must be installed on its workers)")
+    _execution_options(p)
     p.add_argument("--boards", metavar="FILE.pbn", help="bridge: play the boards of this PBN "
                    "file instead of dealing (match i is its i-th board; board number, dealer "
                    "and vulnerability from its tags, else by board number); -n defaults to "
@@ -407,14 +398,18 @@ def format_summary(run) -> str:
     lines = [f"{p['game']}: {run.completed:,} matches, seed {p['seed']}{source}, "
              f"{p['seconds']:.1f} s", textwrap.fill(f"rules: {rules}", 100,
                                                      subsequent_indent="  "), ""]
-    frame = run.summary.copy()
-    shown = {"by": frame["by"], "name": frame["name"], "matches": frame["matches"]}
-    for m in [c for c in frame.columns if c + "_lo" in frame.columns]:
-        fmt = "{:.3f}" if m == "win" else "{:.4g}"
-        title = {"win": "win share", "score": "match score"}.get(m, m.replace("_", " "))
-        shown[title] = [f"{fmt.format(v)} [{fmt.format(lo)}, {fmt.format(hi)}]"
-                        for v, lo, hi in zip(frame[m], frame[m + "_lo"], frame[m + "_hi"])]
     import pandas as pd
+
+    frame = run.summary
+    seat_rows = frame["by"] == "seat"
+    parts = frame["name"].str.partition(" ")
+    shown = {"by": frame["by"], "seat": parts[0].where(seat_rows, ""),
+             "strategy": parts[2].where(seat_rows, frame["name"]),
+             "matches": frame["matches"].map("{:,}".format)}
+    for m in [c for c in frame.columns if c + "_ci_low" in frame.columns]:
+        title = {"win": "win share, %", "score": "match score"}.get(m, m.replace("_", " "))
+        shown[title] = W.intervals(frame[m], frame[m + "_ci_low"], frame[m + "_ci_high"],
+                                   100.0 if m == "win" else 1.0)
     lines.append(pd.DataFrame(shown).to_string(index=False))
     lines.append("\nmeans with 95% intervals [low, high]; win share: ties split; a strategy "
                  "in several seats is averaged over its seats per match")
@@ -431,7 +426,7 @@ def format_game_summary(frame) -> str:
     def cell(row):
         if row.value != row.value:  # NaN: nothing to divide by
             return "-"
-        return f"{row.value:.3f} [{row.lo:.3f}, {row.hi:.3f}]"
+        return f"{row.value:.3f} [{row.ci_low:.3f}, {row.ci_high:.3f}]"
 
     lines = [""]
     for row in frame[frame["by"] == "match"].itertuples():
@@ -441,6 +436,8 @@ def format_game_summary(frame) -> str:
         # Titles "GROUP: CASE" (e.g. "bid made rate by contract: 2") share one table.
         split = ratios["metric"].str.partition(": ")
         ratios["group"], ratios["case"] = split[0], split[2].where(split[2] != "", split[0])
+        if ratios.loc[ratios["name"] != "all", "name"].nunique() == 1:
+            ratios = ratios[ratios["name"] == "all"]  # one strategy: its rows repeat "all"
         for group in dict.fromkeys(ratios["group"]):
             part = ratios[ratios["group"] == group]
             order = {name: i for i, name in enumerate(dict.fromkeys(part["name"]))}
@@ -516,19 +513,18 @@ def cmd_bid_ev(args) -> None:
         return
     import pandas as pd
 
-    from reports import text as W
     f = result.grouped()  # candidates with the same outcome in every rollout: one row
     by_win = result.metric == "win"
     titles = result.outcomes
     scale = 100.0 if by_win else 1.0
-    extra = {f"{titles[name]} [95% CI]": W.intervals(f[name], f[f"{name}_lo"], f[f"{name}_hi"],
+    extra = {f"{titles[name]} [95% CI]": W.intervals(f[name], f[f"{name}_ci_low"], f[f"{name}_ci_high"],
                                                     sign=True)
              for name in titles if name not in ("score", "win")}
     shown = pd.DataFrame({
         "action": f["action"],
         titles["win" if by_win else "score"] + (", %" if by_win else "") + " [95% CI]":
             W.intervals(f["mean"], f["ci_low"], f["ci_high"], scale),
-        "vs best [95% CI]": W.intervals(f["diff_vs_best"], f["diff_lo"], f["diff_hi"], scale,
+        "vs best [95% CI]": W.intervals(f["diff_vs_best"], f["diff_ci_low"], f["diff_ci_high"], scale,
                                         sign=True),
         **extra,
         **({titles["score"]: [W.num(x, 3) for x in f["score"]]} if by_win else
@@ -616,18 +612,7 @@ def cmd_compare(args) -> None:
     if args.json:
         print(json.dumps(result.to_json(), indent=1))
         return
-    import pandas as pd
-
-    from reports.text import p_text
-    f = result.frame
-    base = f["variant"] == next(iter(result.variants))   # the baseline: nothing to pair with
-    shown = pd.DataFrame({
-        "metric": f["metric"], "group": f["by"] + " " + f["name"], "variant": f["variant"],
-        "value": f["value"].map("{:.4g}".format),
-        "difference [95% CI]": ["(baseline)" if b else f"{d:+.4g} [{lo:+.4g}, {hi:+.4g}]"
-                                for b, d, lo, hi in zip(base, f["diff"], f["ci_low"],
-                                                        f["ci_high"])],
-        "p": ["" if b else p_text(p) for b, p in zip(base, f["p_value"])]})
+    shown = format_comparison(result)
     print(f"{args.game}: {n:,} matches per variant, seed {args.seed}; differences are "
           f"against {next(iter(result.variants))!r}, paired by match")
     for label, seats in result.provenance.get("variant_strategies", {}).items():
@@ -636,6 +621,38 @@ def cmd_compare(args) -> None:
         print(f"{label}: {why}")
     print()
     print_table(shown)
+
+
+def format_comparison(result):
+    """``compare``'s frame as a table: one block per metric, the seat in its own column,
+    one number of decimals down each column of a block (win share in %); a change that
+    is zero in every match says so, and the win share of a strategy that holds every
+    seat (1/n by construction) is left out."""
+    import pandas as pd
+
+    baseline = next(iter(result.variants))
+    f = result.frame
+    only = f.loc[f["by"] == "strategy", "name"].nunique() == 1
+    blocks = []
+    for metric, part in f.groupby("metric", sort=False):
+        if metric == "win" and only:
+            part = part[part["by"] != "strategy"]
+        scale = 100.0 if metric == "win" else 1.0
+        base = (part["variant"] == baseline).to_numpy()
+        same = ((part["diff"] == 0) & (part["ci_low"] == 0) & (part["ci_high"] == 0)).to_numpy()
+        cells = W.intervals(part["diff"], part["ci_low"], part["ci_high"], scale, sign=True)
+        places = W.column_places(part["ci_low"] * scale, part["ci_high"] * scale)
+        seat = part["by"] == "seat"
+        name = part["name"].str.partition(" ")
+        blocks.append(pd.DataFrame({
+            "metric": "win share, %" if metric == "win" else metric,
+            "seat": name[0].where(seat, "all"), "strategy": name[2].where(seat, part["name"]),
+            "variant": part["variant"],
+            "value": [W.num(v * scale, places) for v in part["value"]],
+            "difference [95% CI]": ["(baseline)" if b else "none in any match" if z else c
+                                    for b, z, c in zip(base, same, cells)],
+            "p": ["" if b or z else W.p_text(p) for b, z, p in zip(base, same, part["p_value"])]}))
+    return pd.concat(blocks, ignore_index=True)
 
 
 def cmd_optimize(args) -> None:
@@ -669,8 +686,8 @@ def cmd_optimize(args) -> None:
         "params": h["params"].map(str), "score": h["score"].map("{:.5g}".format),
         "responder": h["responder"], "best_response": h["best_response"].map(str),
         "tuning gain": h["tuning_gain"].map("{:.3g}".format),
-        "held-out gain [95% CI]": [f"{g:+.3g} [{lo:+.3g}, {hi:+.3g}]"
-                                   for g, lo, hi in zip(h["gain"], h["gain_lo"], h["gain_hi"])]}))
+        "held-out gain [95% CI]": W.intervals(h["gain"], h["gain_ci_low"], h["gain_ci_high"],
+                                              sign=True)}))
     claim = result.exploitability_text(" in mean" + unit)
     if args.self_play:
         print(f"\nresult (*): iteration {e['iteration']}, the least exploitable profile found: "
@@ -701,7 +718,6 @@ same N matches, so N x lineups matches are played in all.
 
 def _add_tournament_parser(sub) -> None:
     """``bidlab tournament GAME STRATEGY...``: the duplicate comparison of strategies."""
-    from sim.runner import BLOCK, DEFAULT_CHUNK
 
     p = sub.add_parser(
         "tournament", help="compare strategies on the same matches, every one in every seat",
@@ -740,23 +756,37 @@ def _add_tournament_parser(sub) -> None:
                    "Parquet file; provenance (design included) is in the file's metadata")
     p.add_argument("--boards", metavar="FILE.pbn", help="bridge: play the boards of this PBN "
                    "file instead of dealing; -n defaults to all of them")
+    _execution_options(p)
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+
+
+def _execution_options(p) -> None:
+    """Where and how matches run: threads, chunks, a Dask cluster (same results)."""
+    from sim.runner import BLOCK, DEFAULT_CHUNK
+
     p.add_argument("--threads", type=int, metavar="T", help="numba threads in this process "
                    "(default: all cores)")
     p.add_argument("--chunk-size", type=int, default=DEFAULT_CHUNK, metavar="C",
                    help=f"matches per chunk, a multiple of {BLOCK} (default %(default)s)")
-    p.add_argument("--json", action="store_true", help="print one JSON object")
-    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    where = p.add_mutually_exclusive_group()
+    where.add_argument("--workers", type=int, metavar="N",
+                       help="run chunks on a local Dask cluster of N worker processes")
+    where.add_argument("--scheduler", metavar="ADDRESS",
+                       help="run chunks on an existing Dask cluster, e.g. tcp://host:8786 "
+                            "(bidlab of the same version must be installed on its workers)")
 
 
 def cmd_tournament(args) -> None:
     from bidlab import api
     from sim.runner import check_options
-    check_options(args.chunk_size, args.threads)
+    check_options(args.chunk_size, args.threads, args.workers, args.scheduler)
     try:
         result = api.tournament(args.game, args.strategies, args.n, seed=args.seed,
                                 rules=_rules(args), rules_file=args.rules, out=args.out,
                                 balance=args.balance, chunk_size=args.chunk_size,
-                                threads=args.threads, boards=args.boards,
+                                threads=args.threads, workers=args.workers,
+                                scheduler=args.scheduler, boards=args.boards,
                                 progress=False if args.no_progress else None)
     except KeyboardInterrupt:
         if args.out:
@@ -796,7 +826,7 @@ def format_tournament(result) -> str:
     lines.append(f"design: {d.describe(word)}")
     design = pd.DataFrame([[str(i + 1), *[letters[a] for a in row]]
                            for i, row in enumerate(d.lineups)], columns=["lineup", *heads])
-    lines += ["  " + line for line in _table_lines(design)]
+    lines += ["  " + line for line in table_lines(design)]
     lines.append("  " + ", ".join(f"{letter_of[name]} = {name}" for name in result.names))
     metric = result.metric
     other = [m for m in METRIC_TITLES if m != metric]
@@ -804,9 +834,9 @@ def format_tournament(result) -> str:
     lines += ["", textwrap.fill(f"ranked by {METRIC_TITLES[metric]} (the game's objective); "
                                 f"a strategy's value in a match is its mean over every lineup "
                                 f"and {word} it holds; 95% intervals clustered by match", 100)]
-    extra = [c for c in f.columns if c + "_lo" in f.columns and c not in METRIC_TITLES]
-    digits = {m: 3 if m == "win" else 1 if max(abs(f[m]).max(), abs(f[m + "_lo"]).max(),
-                                                abs(f[m + "_hi"]).max()) >= 100 else 3
+    extra = [c for c in f.columns if c + "_ci_low" in f.columns and c not in METRIC_TITLES]
+    digits = {m: 3 if m == "win" else 1 if max(abs(f[m]).max(), abs(f[m + "_ci_low"]).max(),
+                                                abs(f[m + "_ci_high"]).max()) >= 100 else 3
               for m in (*METRIC_TITLES, *extra)}
 
     def cell(mean, lo, hi, m, sign=""):
@@ -815,16 +845,14 @@ def format_tournament(result) -> str:
             return fmt.format(mean)
         return f"{fmt.format(mean)} [{fmt.format(lo)}, {fmt.format(hi)}]"
 
-    from reports.text import p_text  # p < 0.001 in text; exact values stay in --json
-
     shown = {"rank": f["rank"].astype(str),
              "strategy": [f"{letter_of[n]} {n}" for n in f["name"]]}
     for m in (metric, *other, *extra):
         title = METRIC_TITLES.get(m, m.replace("_", " "))
         shown[f"{title} [95% CI]"] = [cell(v, lo, hi, m) for v, lo, hi in
-                                      zip(f[m], f[m + "_lo"], f[m + "_hi"])]
+                                      zip(f[m], f[m + "_ci_low"], f[m + "_ci_high"])]
     shown["P(best)"] = f["p_best"].map("{:.2f}".format)
-    lines += _table_lines(pd.DataFrame(shown))
+    lines += table_lines(pd.DataFrame(shown))
     diffs = result.differences
     pairs = diffs[diffs["metric"] == metric].reset_index(drop=True)
     if len(pairs):
@@ -839,18 +867,11 @@ def format_tournament(result) -> str:
             shown[f"{METRIC_TITLES[m]} diff [95% CI]"] = [
                 cell(x, lo, hi, m, "+") for x, lo, hi in
                 zip(part["diff"], part["ci_low"], part["ci_high"])]
-            shown[f"p ({m})"] = part["p_holm"].map(p_text)
-        lines += _table_lines(pd.DataFrame(shown))
+            shown[f"p ({m})"] = part["p_holm"].map(W.p_text)
+        lines += table_lines(pd.DataFrame(shown))
     lines.append(f"\nleader: {letter_of[result.leader]} {result.leader} (probability it is "
                  f"best: {result.p_best:.2f}, bootstrap over matches)")
     return "\n".join(lines)
-
-
-def _table_lines(frame) -> list[str]:
-    """``print_table``'s layout (left-aligned columns), as lines."""
-    cells = [list(frame.columns)] + frame.astype(str).values.tolist()
-    widths = [max(len(row[i]) for row in cells) for i in range(len(cells[0]))]
-    return ["  ".join(c.ljust(w) for c, w in zip(row, widths)).rstrip() for row in cells]
 
 
 def cmd_report(args) -> None:

@@ -3,7 +3,7 @@ onto an optional ``ax`` and returns the ``ax``.
 
 Every function draws inside :func:`reports.style.style`, colours strategies through
 :data:`reports.style.COLORS` and shows 95% intervals where the frame has them
-(``ci_low``/``ci_high`` columns, or ``<metric>_lo``/``<metric>_hi``). With ``ax=None`` a
+(``ci_low``/``ci_high`` columns, or ``<metric>_ci_low``/``<metric>_ci_high``). With ``ax=None`` a
 standalone :class:`~matplotlib.figure.Figure` is created (no pyplot: nothing global, no
 display needed; ``ax.figure.savefig(...)`` writes it). In Jupyter, pass an ``ax`` from
 ``plt.subplots()`` to see it inline.
@@ -223,7 +223,7 @@ def money_by_lot_lines(frame: pd.DataFrame, ax=None, title: str | None = None):
 def lot_price_bars(frame: pd.DataFrame, ax=None, title: str | None = None):
     """Price of sold lots by rank: mean with 95% interval (bar and whisker), median and
     quartiles (dot and thin line), from :func:`analysis.tables.lot_prices`."""
-    _need(frame, ["rank", "price", "price_lo", "price_hi"], "lot_price_bars")
+    _need(frame, ["rank", "price", "price_ci_low", "price_ci_high"], "lot_price_bars")
     ax = _axes(ax)
     f = frame.sort_values("rank")
     x = np.arange(len(f))
@@ -231,8 +231,8 @@ def lot_price_bars(frame: pd.DataFrame, ax=None, title: str | None = None):
     with style():
         ax.bar(x, f["price"], color="#0072B2", width=0.62,
                alpha=0.85, label="mean price", zorder=2)
-        ax.errorbar(x, f["price"], yerr=np.vstack([f["price"] - f["price_lo"],
-                                                    f["price_hi"] - f["price"]]),
+        ax.errorbar(x, f["price"], yerr=np.vstack([f["price"] - f["price_ci_low"],
+                                                    f["price_ci_high"] - f["price"]]),
                     fmt="none", ecolor="#222222", capsize=3, zorder=3)
         if {"price_q1", "price_median", "price_q3"} <= set(f.columns):
             ax.vlines(x + 0.36, f["price_q1"], f["price_q3"], color="#D55E00", linewidth=1.4,

@@ -345,7 +345,7 @@ def tournament_table(t: Tournament) -> pd.DataFrame:
     out = pd.DataFrame({"strategy": t.frame["name"],
                         "matches": t.frame["matches"].map(lambda v: f"{int(v):,}")})
     for metric in t.per_match:
-        lo, hi = t.frame[f"{metric}_lo"], t.frame[f"{metric}_hi"]
+        lo, hi = t.frame[f"{metric}_ci_low"], t.frame[f"{metric}_ci_high"]
         if metric == "win":
             lo, hi = lo.clip(0, 1), hi.clip(0, 1)
         out[METRIC_TITLES.get(metric, metric)] = W.intervals(
@@ -361,8 +361,8 @@ def search_notes(t: Tournament) -> list[str]:
     import strategies as strategies_
 
     gs = strategies_.for_game(t.game)
-    parsed = {name: gs.parse(label) for name, label in zip(t.names, t.frame.set_index(
-        "name").loc[t.names, "strategy"])}
+    label = dict(zip(t.frame["name"], t.frame["strategy"]))
+    parsed = {name: gs.parse(label[name]) for name in t.names}
     diffs = t.differences[t.differences["metric"] == t.metric]
     notes = []
     for name, strategy in parsed.items():
@@ -427,7 +427,7 @@ def seats_section(ctx: Context) -> Section:
     wins = eq[eq["by"] == "seat"].reset_index(drop=True)
     stem = ctx.keep("seat_effect", eff.merge(
         wins[["name", "mean", "ci_low", "ci_high"]].rename(
-            columns={"mean": "win", "ci_low": "win_lo", "ci_high": "win_hi"}).assign(
+            columns={"mean": "win", "ci_low": "win_ci_low", "ci_high": "win_ci_high"}).assign(
             seat=range(len(wins))).drop(columns="name"), on="seat"))
     s.text(f"{run.completed:,} matches with {ctx.default_label} in every seat, so any "
            f"difference between seats comes from position (who deals, who speaks first).")
@@ -503,7 +503,7 @@ def tuning_section(ctx: Context) -> Section | None:
         m, lo, hi = mean_ci(score)
         w, wlo, whi = mean_ci(win)
         rows.append({"action": f"{value:g}", t.param: value, "mean": m, "ci_low": lo,
-                     "ci_high": hi, "win": w, "win_lo": wlo, "win_hi": whi})
+                     "ci_high": hi, "win": w, "win_ci_low": wlo, "win_ci_high": whi})
     frame = pd.DataFrame(rows)
     from strategies import for_game  # the parameter's default, for the paired comparison
     prm = next(q for p in for_game(ctx.game).policies if p.name == t.strategy.split(":")[0]
@@ -511,8 +511,8 @@ def tuning_section(ctx: Context) -> Section | None:
     ref = min(t.grid, key=lambda v: abs(v - prm.default))
     diffs = [paired_difference(series[ref], series[v]) for v in t.grid]
     frame["diff"] = [d["diff"] for d in diffs]
-    frame["diff_lo"] = [d["ci_low"] for d in diffs]
-    frame["diff_hi"] = [d["ci_high"] for d in diffs]
+    frame["diff_ci_low"] = [d["ci_low"] for d in diffs]
+    frame["diff_ci_high"] = [d["ci_high"] for d in diffs]
     frame["p_value"] = [d["p_value"] for d in diffs]
     stem = ctx.keep("tuning", frame)
     best = frame.loc[frame["mean"].idxmax()]
@@ -526,19 +526,20 @@ def tuning_section(ctx: Context) -> Section | None:
     text = (f"against {default} in the other seats, {t.param} = {best[t.param]:g}{edge} scores "
             f"most: {W.estimate(best['mean'], best['ci_low'], best['ci_high'], unit=f' {unit} per match')}")
     if best[t.param] != ref:
-        text += "; " + W.difference("it", best["diff"], best["diff_lo"], best["diff_hi"],
+        text += "; " + W.difference("it", best["diff"], best["diff_ci_low"], best["diff_ci_high"],
                                     other=f"the default {t.param} = {ref:g}", unit=unit,
                                     p=best["p_value"])
-    text += (f", and wins {W.estimate(best['win'], best['win_lo'], best['win_hi'], 100, '% of the matches')}"
+    won = W.estimate(best['win'], best['win_ci_low'], best['win_ci_high'], 100, '% of the matches')
+    text += (f", and wins {won}"
              f" against a fair share of {W.share(1 / ctx.n_seats)}")
     s.reading(W.sentence(text))
     shown = pd.DataFrame({t.param: frame["action"],
                           "mean score [95% CI]": W.intervals(frame["mean"], frame["ci_low"],
                                                              frame["ci_high"]),
                           f"vs {t.param} = {ref:g} [95% CI]": W.intervals(
-                              frame["diff"], frame["diff_lo"], frame["diff_hi"], sign=True),
+                              frame["diff"], frame["diff_ci_low"], frame["diff_ci_high"], sign=True),
                           "win share, % [95% CI]": W.intervals(
-                              frame["win"], frame["win_lo"].clip(0, 1), frame["win_hi"].clip(0, 1),
+                              frame["win"], frame["win_ci_low"].clip(0, 1), frame["win_ci_high"].clip(0, 1),
                               100)})
     s.add(Table(shown, f"Seat {t.seat}'s result for each {t.param}", stem))
     s.add(ctx.figure("tuning", lambda ax: F.bid_ev_curve(
@@ -570,6 +571,7 @@ def bidev_section(ctx: Context) -> Section:
     ctx.provenance["bidev"] = []
     for k, sit in enumerate(situations):
         ctx.status(f"bid-EV {k + 1}/{len(situations)}")
+        sit, screened = _where_it_matters(ctx, sit, k, max(200, rollouts // 25))
         res = bid_ev(ctx.game, dict(sit.state), rollouts=rollouts, seed=ctx.seed + k,
                      rules=dict(ctx.spec.rules),
                      candidates=list(sit.candidates) if sit.candidates else None)
@@ -580,7 +582,7 @@ def bidev_section(ctx: Context) -> Section:
         outcomes = res.outcomes
         tell = res.situation.get("calls_tell")
         told = res.points_told()
-        s.text(" ".join(filter(None, [sit.question, tell and (
+        s.text(" ".join(filter(None, [sit.question, screened, tell and (
             f"The hidden hands of {W.join(tell)} are dealt only where "
             f"{ctx.default_label} makes the calls they made."), told and (
             "The hidden hands are dealt only with the points their coins tell (A3).")])))
@@ -594,9 +596,9 @@ def bidev_section(ctx: Context) -> Section:
                     f"{outcomes['win']}, % [95% CI]": [
                         W.interval(r.mean, r.ci_low, r.ci_high, 100) for r in frame.itertuples()],
                     f"expected {outcomes['score']} [95% CI]": [
-                        W.interval(r.score, r.score_lo, r.score_hi) for r in frame.itertuples()],
+                        W.interval(r.score, r.score_ci_low, r.score_ci_high) for r in frame.itertuples()],
                     "vs best, % points [95% CI]": [
-                        W.interval(r.diff_vs_best, r.diff_lo, r.diff_hi, 100, sign=True)
+                        W.interval(r.diff_vs_best, r.diff_ci_low, r.diff_ci_high, 100, sign=True)
                         for r in frame.itertuples()],
                     "P(best)": frame["p_best"].map(lambda v: W.share(v, 0))}
             s.add(Table(pd.DataFrame(cols), f"{sit.title}: candidates", stem))
@@ -613,15 +615,15 @@ def bidev_section(ctx: Context) -> Section:
         cols = {"action": frame["action"].astype(str),
                 f"expected {noun} [95% CI]": [W.interval(r.mean, r.ci_low, r.ci_high)
                                               for r in frame.itertuples()],
-                f"{outcomes['win']}, % [95% CI]": [W.interval(r.win, r.win_lo, r.win_hi, 100)
+                f"{outcomes['win']}, % [95% CI]": [W.interval(r.win, r.win_ci_low, r.win_ci_high, 100)
                                                    for r in frame.itertuples()],
-                "vs best [95% CI]": [W.interval(r.diff_vs_best, r.diff_lo, r.diff_hi, sign=True)
+                "vs best [95% CI]": [W.interval(r.diff_vs_best, r.diff_ci_low, r.diff_ci_high, sign=True)
                                      for r in frame.itertuples()]}
         for name, title in outcomes.items():           # further outcomes (bridge: IMPs)
-            if name not in ("score", "win") and {name, f"{name}_lo", f"{name}_hi"} <= set(frame):
+            if name not in ("score", "win") and {name, f"{name}_ci_low", f"{name}_ci_high"} <= set(frame):
                 cols[f"{title} [95% CI]"] = [W.interval(m, lo, hi, sign=True) for m, lo, hi
-                                             in zip(frame[name], frame[f"{name}_lo"],
-                                                    frame[f"{name}_hi"])]
+                                             in zip(frame[name], frame[f"{name}_ci_low"],
+                                                    frame[f"{name}_ci_high"])]
         cols["P(best)"] = frame["p_best"].map(lambda v: W.share(v, 0))
         s.add(Table(pd.DataFrame(cols), f"{sit.title}: candidates", stem))
         s.add(ctx.figure(f"bidev_{k + 1}", lambda ax, f=frame, b=best, t=sit.title:
@@ -630,6 +632,37 @@ def bidev_section(ctx: Context) -> Section:
                          f"mean; the differences between candidates are paired, so much "
                          f"narrower: see the table)", stem))
     return s
+
+
+def _where_it_matters(ctx: Context, sit, k: int, rollouts: int):
+    """``sit`` or the one of its ``alternatives`` where the call matters most: the
+    largest gap that a screen of ``rollouts`` rollouts each is sure of (95%) between the
+    best candidate and the worst. Returns it and a sentence on the choice ("" when there
+    was none to make)."""
+    from analysis.bidev import bid_ev
+
+    pool = (sit, *sit.alternatives)
+    if len(pool) == 1:
+        return sit, ""
+    gaps = []
+    for j, option in enumerate(pool):
+        ctx.status(f"bid-EV {k + 1}: screening moment {j + 1}/{len(pool)}")
+        f = bid_ev(ctx.game, dict(option.state), rollouts=rollouts, seed=ctx.seed + k,
+                   rules=dict(ctx.spec.rules),
+                   candidates=list(option.candidates) if option.candidates else None).frame
+        gaps.append(float((-f["diff_ci_high"]).max()))
+    best = int(np.argmax(gaps))
+    scale, unit = ((100.0, " percentage points") if ctx.g.bidev_metric == "win" else
+                   (1.0, " " + ctx.spec.score_unit))
+    if gaps[best] <= 0:
+        return sit, (f"In none of the {len(pool)} moments of this kind in the report's "
+                     f"matches does a screen of {rollouts:,} rollouts each find one call "
+                     f"surely worse than another, so this is the first of them.")
+    return pool[best], (
+        f"This moment was chosen among {len(pool)} of its kind in the report's matches as "
+        f"the one where the call matters most: a screen of {rollouts:,} rollouts each finds "
+        f"the worst candidate at least {W.num(max(gaps[best], 0) * scale, 2)}{unit} behind "
+        f"the best here (95% lower bound).")
 
 
 def _bidev_reading(frame: pd.DataFrame, best: str, unit: str, by_win: bool = False,
@@ -667,7 +700,7 @@ def _bidev_reading(frame: pd.DataFrame, best: str, unit: str, by_win: bool = Fal
         near = rest.loc[rest["diff_vs_best"].idxmax()]
         others.append((str(near["action"]), near))
     for other, r in others:
-        text += "; " + W.difference(subject, -r["diff_vs_best"], -r["diff_hi"], -r["diff_lo"],
+        text += "; " + W.difference(subject, -r["diff_vs_best"], -r["diff_ci_high"], -r["diff_ci_low"],
                                     other=_group_words(r) if other != "passing" else other,
                                     **words)
     return text + (f"; it is the best candidate in {W.share(row['p_best'], 0)} of bootstrap "

@@ -50,6 +50,10 @@ class Situation:
     state: Mapping[str, Any]
     question: str = ""
     candidates: tuple[str, ...] | None = None
+    alternatives: tuple[Situation, ...] = ()
+    """Other moments of the same kind (other lots, other matches): the section screens
+    this one and each of these with a few rollouts and shows the one where the call
+    matters most, so that a reader sees a decision rather than a tie."""
 
 
 @dataclass(frozen=True)

@@ -63,12 +63,20 @@ def intervals(mean, low, high, scale: float = 1.0, sign: bool = False) -> list[s
     m = np.asarray(mean, float) * scale
     lo = np.asarray(low, float) * scale
     hi = np.asarray(high, float) * scale
-    half = (hi - lo) / 2
-    half = half[np.isfinite(half) & (half > 0)]
-    places = min(4, decimals(float(np.median(half))) + 1) if len(half) else 2
+    places = column_places(lo, hi)
     return [num(a, places, sign) if not (math.isfinite(b) and math.isfinite(c)) else
             f"{num(a, places, sign)} [{num(b, places, sign)}, {num(c, places, sign)}]"
             for a, b, c in zip(m, lo, hi)]
+
+
+def column_places(low, high) -> int:
+    """Decimals for a table column of intervals ``[low, high]``: one more than their
+    median half width calls for (2 where none has a width)."""
+    import numpy as np
+
+    half = (np.asarray(high, float) - np.asarray(low, float)) / 2
+    half = half[np.isfinite(half) & (half > 0)]
+    return min(4, decimals(float(np.median(half))) + 1) if len(half) else 2
 
 
 def p_text(p: float) -> str:

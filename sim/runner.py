@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cache
 from typing import Any, Protocol
@@ -162,30 +163,48 @@ def run(job: Job, sinks: Sequence[Sink], *, chunk_size: int = DEFAULT_CHUNK,
     return done
 
 
-def _dask_chunks(job: Job, chunk_size: int, workers: int | None, scheduler: str | None,
-                 threads: int | None) -> Iterator[tuple[str, dict[str, Columns], int, int]]:
-    """Chunks played on a Dask cluster, yielded in match order with a bounded number
-    of chunks in flight."""
+def _distributed():
     try:
-        from distributed import Client, LocalCluster, as_completed
+        import distributed
     except ImportError:  # pragma: no cover - a dependency
         raise BidlabError("--workers/--scheduler need dask.distributed: pip install "
                           "'dask[distributed]'") from None
-    cluster = None
+    return distributed
+
+
+@contextmanager
+def local_cluster(workers: int, threads: int | None = None) -> Iterator[tuple[str, int]]:
+    """A Dask cluster of ``workers`` processes on this machine for the ``with`` block:
+    yields its scheduler's address and the numba threads each worker should use
+    (``threads``, or this machine's cores shared out, so they do not oversubscribe)."""
+    LocalCluster = _distributed().LocalCluster
+    if workers < 1:
+        raise BidlabError(f"--workers {workers}: give at least 1 worker process")
+    cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                           dashboard_address=None)
+    try:
+        yield cluster.scheduler_address, threads or max(1, (os.cpu_count() or 1) // workers)
+    finally:
+        cluster.close()
+
+
+def _dask_chunks(job: Job, chunk_size: int, workers: int | None, scheduler: str | None,
+                 threads: int | None) -> Iterator[tuple[str, dict[str, Columns], int, int]]:
+    """Chunks played on a Dask cluster (``workers`` processes of a local one, or the
+    cluster at ``scheduler``), yielded in match order with a bounded number of chunks in
+    flight."""
     if workers is not None:
-        if workers < 1:
-            raise BidlabError(f"--workers {workers}: give at least 1 worker process")
-        threads = threads or max(1, (os.cpu_count() or 1) // workers)
-        cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                               dashboard_address=None)
-        client = Client(cluster)
-    else:
-        try:
-            client = Client(scheduler, timeout="20s")
-        except (OSError, ValueError, TypeError) as e:  # refused, timed out, unresolvable
-            why = " ".join(str(e).split()) or type(e).__name__
-            raise BidlabError(f"--scheduler {scheduler!r}: cannot reach the Dask scheduler "
-                              f"({why}); is it running at that address?") from None
+        with local_cluster(workers, threads) as (address, threads):
+            yield from _dask_chunks(job, chunk_size, None, address, threads)
+        return
+    distributed = _distributed()
+    Client, as_completed = distributed.Client, distributed.as_completed
+    try:
+        client = Client(scheduler, timeout="20s")
+    except (OSError, ValueError, TypeError) as e:  # refused, timed out, unresolvable
+        why = " ".join(str(e).split()) or type(e).__name__
+        raise BidlabError(f"--scheduler {scheduler!r}: cannot reach the Dask scheduler "
+                          f"({why}); is it running at that address?") from None
     try:
         n_workers = max(1, len(client.scheduler_info().get("workers", {})))
         window = 2 * n_workers
@@ -211,5 +230,3 @@ def _dask_chunks(job: Job, chunk_size: int, workers: int | None, scheduler: str 
             f.release()
     finally:
         client.close()
-        if cluster is not None:
-            cluster.close()

@@ -113,7 +113,7 @@ def test_interval_coverage_of_a_known_mean_is_close_to_95_percent():
     for seed in range(seeds):
         s = bidlab.simulate("fpsb", 2048, seed=seed, strategies=["all=linear:a=0.5"]).summary
         row = s[(s["by"] == "seat") & (s["name"] == "0 linear")].iloc[0]
-        covered += row["score_lo"] <= 1 / 6 <= row["score_hi"]
+        covered += row["score_ci_low"] <= 1 / 6 <= row["score_ci_high"]
     assert 0.91 <= covered / seeds <= 0.99
 
 

@@ -36,7 +36,7 @@ def test_a_dominated_bid_is_never_best():
                strategies=["all=value"])
     assert r.best == "pass"
     bids = r.frame[r.frame["action"] != "pass"]
-    assert (bids["diff_vs_best"] <= 0).all() and (bids["diff_hi"] <= 0).all()
+    assert (bids["diff_vs_best"] <= 0).all() and (bids["diff_ci_high"] <= 0).all()
     assert (bids["diff_vs_best"] < 0).any()  # the bids that win the ace pay for nothing
 
 
@@ -44,8 +44,8 @@ def test_common_random_numbers_make_differences_sharp():
     r = bid_ev("auktsion", BASE, rollouts=800, seed=2, candidates=["pass", "9"])
     f = r.frame.set_index("action")
     width_mean = f.loc["bid 9", "ci_high"] - f.loc["bid 9", "ci_low"]
-    width_diff = abs(f.loc["bid 9", "diff_hi"] - f.loc["bid 9", "diff_lo"]) + \
-        abs(f.loc["pass", "diff_hi"] - f.loc["pass", "diff_lo"])
+    width_diff = abs(f.loc["bid 9", "diff_ci_high"] - f.loc["bid 9", "diff_ci_low"]) + \
+        abs(f.loc["pass", "diff_ci_high"] - f.loc["pass", "diff_ci_low"])
     assert width_diff < width_mean
 
 

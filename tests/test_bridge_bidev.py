@@ -283,7 +283,7 @@ def test_same_seed_same_result_across_threads(fake_dd, threads):
     assert not a.frame["mean"].equals(c.frame["mean"])
     f = a.frame
     assert ((f["ci_low"] <= f["mean"]) & (f["mean"] <= f["ci_high"])).all()
-    assert ((f["imps_lo"] <= f["imps"]) & (f["imps"] <= f["imps_hi"])).all()
+    assert ((f["imps_ci_low"] <= f["imps"]) & (f["imps"] <= f["imps_ci_high"])).all()
     assert f["p_best"].sum() == pytest.approx(1.0)
 
 
@@ -380,7 +380,7 @@ def test_a_huge_hand_opposite_known_values_bids_game():
     r = bid_ev("bridge", situation, rollouts=60, seed=2, candidates=["P,4S"],
                strategies=["all=pass"])
     f = r.frame.set_index("action")
-    assert r.best == "4S" and f.loc["pass", "diff_hi"] < 0 and f.loc["4S", "mean"] > 500
+    assert r.best == "4S" and f.loc["pass", "diff_ci_high"] < 0 and f.loc["4S", "mean"] > 500
 
 
 def test_an_illegal_call_in_a_rollout_names_rollout_candidate_and_seat(fake_dd):

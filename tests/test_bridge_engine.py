@@ -196,7 +196,7 @@ def test_team_match_is_antisymmetric_and_zero_against_itself():
     ab = team_match("natural", "pass", N, seed=SEED)
     ba = team_match("pass", "natural", N, seed=SEED)
     assert (ab.imps == -ba.imps).all()
-    assert ab.lo <= ab.imps_per_board <= ab.hi
+    assert ab.ci_low <= ab.imps_per_board <= ab.ci_high
     par = team_match("par", "pass", N, seed=SEED)
     assert par.imps_per_board >= 0     # the oracle never loses IMPs to passing out... on average
 
@@ -218,7 +218,7 @@ def test_cli_bridge_team(capsys):
     assert main(["bridge", "team", "--a", "natural", "--b", "pass", "-n", str(N), "--seed",
                  str(SEED), "--json"]) == 0
     r = json.loads(capsys.readouterr().out)
-    assert r["boards"] == N and r["lo"] <= r["imps_per_board"] <= r["hi"]
+    assert r["boards"] == N and r["ci_low"] <= r["imps_per_board"] <= r["ci_high"]
 
 
 def test_team_match_of_a_strategy_with_itself_is_exactly_even_b11():
@@ -233,5 +233,5 @@ def test_natural_beats_random_as_a_team_b11():
     fixture's boards: natural wins IMPs, and the 95% interval excludes 0."""
     from analysis.bridge import team_match
     r = team_match("natural", "random", N, seed=SEED)
-    assert r.lo > 0, (r.imps_per_board, r.lo, r.hi)
+    assert r.ci_low > 0, (r.imps_per_board, r.ci_low, r.ci_high)
     assert (r.score_ns_1 - r.score_ns_2 != 0).any()

@@ -239,7 +239,7 @@ def test_team_match_on_imported_boards_equals_dealt(tmp_path):
     api.simulate("bridge", N, seed=SEED, pbn=path)
     dealt = team_match("natural", "random", N, seed=SEED)
     imported = team_match("natural", "random", N, seed=SEED, deals=read_deals(path))
-    assert (dealt.imps == imported.imps).all() and dealt.lo == imported.lo
+    assert (dealt.imps == imported.imps).all() and dealt.ci_low == imported.ci_low
 
 
 def test_cli_team_with_boards(tmp_path, capsys):

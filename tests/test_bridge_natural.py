@@ -358,7 +358,7 @@ def test_natural_beats_random_and_stays_near_par(fixture_cache):
     from analysis.bridge import team_match
     n = len(fixture_cache)
     r = team_match("natural", "random", n, seed=1)
-    assert r.lo > 0, (r.imps_per_board, r.lo, r.hi)
+    assert r.ci_low > 0, (r.imps_per_board, r.ci_low, r.ci_high)
     from analysis.runs import policy_arrays, seat_strategies
     hands = E.deal(1, 0, n)
     tables, par_ns, oracle = E.solve_boards(make(), hands, 0)

@@ -123,7 +123,7 @@ def test_money_by_lot_lines_one_line_per_deal():
 
 def test_lot_price_bars():
     lp = pd.DataFrame({"rank": [0, 1], "label": ["2", "3"], "price": [4.0, 6.0],
-                       "price_lo": [3.5, 5.0], "price_hi": [4.5, 7.0], "price_q1": [3, 4],
+                       "price_ci_low": [3.5, 5.0], "price_ci_high": [4.5, 7.0], "price_q1": [3, 4],
                        "price_median": [4, 5], "price_q3": [5, 8]})
     ax = F.lot_price_bars(lp)
     assert [p.get_height() for p in bars(ax)] == [4.0, 6.0]

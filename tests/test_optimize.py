@@ -42,8 +42,8 @@ def test_known_answer_best_response_gain_in_fpsb(a, players):
                       n=40_000, seed=2, seat=0)
     e = result.exploitability
     exact = fpsb_gain(a, players)
-    assert e["gain_lo"] <= exact <= e["gain_hi"], (e, exact)
-    assert e["gain_hi"] - e["gain_lo"] < 0.01  # an interval that means something
+    assert e["gain_ci_low"] <= exact <= e["gain_ci_high"], (e, exact)
+    assert e["gain_ci_high"] - e["gain_ci_low"] < 0.01  # an interval that means something
     assert e["family"] == "linear (a); capped (c, cap)"
     if exact > 0.005 and result.best.startswith("capped"):  # close to min((n-1)/n v, a)
         top = (players - 1) / players
@@ -86,7 +86,7 @@ def test_self_play_returns_the_least_exploitable_profile_and_says_how_each_was_m
     tuned = strategies.for_game("fpsb").parse(result.best).policy("bid")
     assert tuned[0].name == "linear" and tuned[1][0] == pytest.approx(result.params["a"])
     assert (h["exploitability"] >= 0).all()
-    assert (h["gain_lo"] <= h["gain"]).all() and (h["gain"] <= h["gain_hi"]).all()
+    assert (h["gain_ci_low"] <= h["gain"]).all() and (h["gain"] <= h["gain_ci_high"]).all()
     assert result.params["a"] == pytest.approx(0.5, abs=0.03)
 
 
@@ -175,8 +175,8 @@ def test_cli_text_and_json(capsys):
             "provenance"} <= set(data)
     row = data["history"][0]
     assert {"iteration", "step", "params", "score", "responder", "best_response",
-            "best_response_score", "tuning_gain", "gain", "gain_lo", "gain_hi",
-            "exploitability", "exploitability_lo", "exploitability_hi", "holdout_score",
+            "best_response_score", "tuning_gain", "gain", "gain_ci_low", "gain_ci_high",
+            "exploitability", "exploitability_ci_low", "exploitability_ci_high", "holdout_score",
             "holdout_best_response_score"} <= set(row)
     assert [r["step"] for r in data["history"]][0] == "start"
     e = data["exploitability"]

@@ -32,7 +32,7 @@ def test_result_shape_metric_and_reproducibility(threads):
     f = a.frame
     assert list(f["action"]) == ["pass", "bid 3", "bid 4"]  # must beat the 2 (P2)
     assert a.metric == "win" and (f["mean"] == f["win"]).all()  # ranked by win share
-    assert {"score", "score_lo", "score_hi"} <= set(f.columns)
+    assert {"score", "score_ci_low", "score_ci_high"} <= set(f.columns)
     assert ((f["ci_low"] <= f["mean"]) & (f["mean"] <= f["ci_high"])).all()
     assert ((0 <= f["mean"]) & (f["mean"] <= 1)).all()
     assert f["p_best"].sum() == pytest.approx(1.0)
@@ -53,8 +53,8 @@ def test_auktsion_keeps_its_frame():
                seed=1,
                candidates=["pass", "3"])
     assert r.metric == "score"
-    assert list(r.frame.columns) == ["action", "mean", "ci_low", "ci_high", "win", "win_lo",
-                                     "win_hi", "diff_vs_best", "diff_lo", "diff_hi", "p_best",
+    assert list(r.frame.columns) == ["action", "mean", "ci_low", "ci_high", "win", "win_ci_low",
+                                     "win_ci_high", "diff_vs_best", "diff_ci_low", "diff_ci_high", "p_best",
                                      "group"]
 
 
@@ -81,7 +81,7 @@ def test_a_bid_that_can_never_be_made_is_never_best():
     r = bid_ev("pitch", situation, rollouts=1500, seed=2)
     f = r.frame.set_index("action")
     assert r.best != "bid 4"
-    assert f.loc["bid 4", "diff_hi"] < 0 and f.loc["bid 4", "p_best"] == 0
+    assert f.loc["bid 4", "diff_ci_high"] < 0 and f.loc["bid 4", "p_best"] == 0
     assert f.loc["bid 4", "score"] < f.loc["pass", "score"] - 2
     rules = make_rules("pitch", None)
     pol, labels = policies(rules)
@@ -96,7 +96,7 @@ def test_the_bid_4_deal_is_always_set():
     situation = {"seat": "3", "hand": "2C 5C 3D 6D 4H 7S", "bids": "pass,pass,pass"}
     r = bid_ev("pitch", situation, rollouts=400, seed=5, rules={"max_deals": 1},
                candidates=["4"])
-    assert r.frame.loc[0, "score"] == -4 and r.frame.loc[0, "score_lo"] == -4
+    assert r.frame.loc[0, "score"] == -4 and r.frame.loc[0, "score_ci_low"] == -4
 
 
 def test_hidden_hands_are_dealt_from_the_unseen_cards_uniformly():
@@ -264,11 +264,11 @@ def test_the_dealers_pass_after_three_passes_follows_all_pass():
     r = bid_ev("pitch", situation, rollouts=300, seed=1, rules={"max_deals": 1},
                candidates=["pass"])
     row = r.frame.iloc[0]
-    assert (row["score"], row["score_lo"], row["score_hi"]) == (0, 0, 0)
-    assert (row["win"], row["win_lo"], row["win_hi"]) == (0.25, 0.25, 0.25)
+    assert (row["score"], row["score_ci_low"], row["score_ci_high"]) == (0, 0, 0)
+    assert (row["win"], row["win_ci_low"], row["win_ci_high"]) == (0.25, 0.25, 0.25)
     r = bid_ev("pitch", situation, rollouts=300, seed=1,
                rules={"max_deals": 1, "all_pass": "stuck_dealer"}, candidates=["pass", "1"])
     f = r.frame.set_index("action")
-    assert f.loc["pass", "score_hi"] > f.loc["pass", "score_lo"]  # he plays: scores vary
+    assert f.loc["pass", "score_ci_high"] > f.loc["pass", "score_ci_low"]  # he plays: scores vary
     assert f.loc["pass", "mean"] == f.loc["bid 1", "mean"]  # the same contract as bidding 1
     assert f.loc["pass", "score"] == f.loc["bid 1", "score"]

@@ -213,10 +213,10 @@ def test_bidev_section_from_a_bid_ev_frame(tmp_path, monkeypatch):
         calls.append((game, rollouts, candidates))
         frame = pd.DataFrame({"action": ["pass", "bid 1", "bid 2"], "mean": [10.0, 12.0, 11.0],
                               "ci_low": [9.5, 11.6, 10.5], "ci_high": [10.5, 12.4, 11.5],
-                              "win": [0.2, 0.3, 0.25], "win_lo": [0.1, 0.2, 0.15],
-                              "win_hi": [0.3, 0.4, 0.35],
-                              "diff_vs_best": [-2.0, 0.0, -1.0], "diff_lo": [-2.2, 0.0, -1.3],
-                              "diff_hi": [-1.8, 0.0, -0.7], "p_best": [0.0, 0.97, 0.03],
+                              "win": [0.2, 0.3, 0.25], "win_ci_low": [0.1, 0.2, 0.15],
+                              "win_ci_high": [0.3, 0.4, 0.35],
+                              "diff_vs_best": [-2.0, 0.0, -1.0], "diff_ci_low": [-2.2, 0.0, -1.3],
+                              "diff_ci_high": [-1.8, 0.0, -0.7], "p_best": [0.0, 0.97, 0.03],
                               "group": [0, 1, 2]})
         return bidev.BidEV(game, {}, frame, "bid 1", 0.97, {"game": game, "rollouts": rollouts})
 
@@ -242,10 +242,10 @@ def test_bidev_section_names_the_games_outcomes(tmp_path, monkeypatch):
     def fake_bid_ev(game, situation, *, rollouts, seed, rules, candidates):
         frame = pd.DataFrame({"action": ["pass", "2H"], "mean": [100.0, 140.0],
                               "ci_low": [90.0, 130.0], "ci_high": [110.0, 150.0],
-                              "diff_vs_best": [-40.0, 0.0], "diff_lo": [-50.0, 0.0],
-                              "diff_hi": [-30.0, 0.0], "p_best": [0.0, 1.0], "group": [0, 1],
-                              "win": [0.2, 0.8], "win_lo": [0.1, 0.7], "win_hi": [0.3, 0.9],
-                              "imps": [-1.5, 0.0], "imps_lo": [-2.0, 0.0], "imps_hi": [-1.0, 0.0]})
+                              "diff_vs_best": [-40.0, 0.0], "diff_ci_low": [-50.0, 0.0],
+                              "diff_ci_high": [-30.0, 0.0], "p_best": [0.0, 1.0], "group": [0, 1],
+                              "win": [0.2, 0.8], "win_ci_low": [0.1, 0.7], "win_ci_high": [0.3, 0.9],
+                              "imps": [-1.5, 0.0], "imps_ci_low": [-2.0, 0.0], "imps_ci_high": [-1.0, 0.0]})
         return bidev.BidEV(
             game, {"calls_tell": ["N", "E"]}, frame, "2H", 1.0, {},
             outcomes={"score": "score (your side)", "win": "matchpoints", "imps": "IMPs vs best"})
@@ -454,9 +454,9 @@ def test_bidev_reading_names_a_group_of_candidates_once(tmp_path, monkeypatch):
         frame = pd.DataFrame({"action": ["pass", "bid 1", "bid 2", "bid 3"],
                               "mean": [10.0, 12.0, 12.0, 12.0], "ci_low": [9.5, 11.6, 11.6, 11.6],
                               "ci_high": [10.5, 12.4, 12.4, 12.4], "win": [0.2, 0.3, 0.3, 0.3],
-                              "win_lo": [0.1, 0.2, 0.2, 0.2], "win_hi": [0.3, 0.4, 0.4, 0.4],
+                              "win_ci_low": [0.1, 0.2, 0.2, 0.2], "win_ci_high": [0.3, 0.4, 0.4, 0.4],
                               "diff_vs_best": [-2.0, 0.0, 0.0, 0.0],
-                              "diff_lo": [-2.2, 0.0, 0.0, 0.0], "diff_hi": [-1.8, 0.0, 0.0, 0.0],
+                              "diff_ci_low": [-2.2, 0.0, 0.0, 0.0], "diff_ci_high": [-1.8, 0.0, 0.0, 0.0],
                               "p_best": [0.0, 0.34, 0.33, 0.33], "group": [0, 1, 1, 1]})
         return bidev.BidEV(game, {}, frame, "bid 1", 0.34, {"game": game, "rollouts": rollouts})
 
@@ -496,3 +496,34 @@ def test_a_search_policy_behind_its_playout_policy_is_reported():
     assert len(behind) == 1 and "strength+pimc searches with pimc" in behind[0]
     assert "does not beat strength+greedy" in behind[0]
     assert len(notes(0.0)) == 1          # level is not enough: it must be ahead
+
+
+def test_bidev_shows_the_moment_where_the_call_matters_most(tmp_path, monkeypatch):
+    """Issue 15 item 5: of a situation's alternatives, the section shows the one where a
+    screen finds the largest sure gap between the best and the worst candidate."""
+    from analysis import bidev
+
+    gaps = {"a": 0.5, "b": 4.0, "c": 1.0}   # the worst candidate's sure gap, per moment
+    played = []
+
+    def fake_bid_ev(game, situation, *, rollouts, seed, rules, candidates):
+        played.append((situation["x"], rollouts))
+        g = gaps[situation["x"]]
+        frame = pd.DataFrame({"action": ["pass", "bid 1"], "mean": [10.0, 10.0 + g + 1],
+                              "ci_low": [9.0, 10.0 + g], "ci_high": [11.0, 12.0 + g],
+                              "win": [0.2, 0.3], "win_ci_low": [0.1, 0.2], "win_ci_high": [0.3, 0.4],
+                              "diff_vs_best": [-(g + 1), 0.0], "diff_ci_low": [-(g + 2), 0.0],
+                              "diff_ci_high": [-g, 0.0], "p_best": [0.0, 1.0], "group": [0, 1]})
+        return bidev.BidEV(game, {}, frame, "bid 1", 1.0, {"game": game, "rollouts": rollouts})
+
+    monkeypatch.setattr(bidev, "bid_ev", fake_bid_ev)
+    spec = GameSpec("fpsb", sections=("bidev",), situations=lambda ctx: [
+        Situation("A spot", {"x": "a"}, "Moment a.",
+                  alternatives=(Situation("A spot", {"x": "b"}, "Moment b."),
+                                Situation("A spot", {"x": "c"}, "Moment c.")))])
+    r = build_report(["fpsb"], n=10_000, out=tmp_path, specs={"fpsb": spec}, progress=False,
+                     strict=True)
+    text = r.html.read_text()
+    assert played[:3] == [("a", 200), ("b", 200), ("c", 200)] and played[3] == ("b", 500)
+    assert "Moment b." in text and "Moment a." not in text
+    assert "chosen among 3 of its kind" in text and "at least 4.00 points behind" in text

@@ -119,7 +119,7 @@ def test_summary_interval_covers_mean_and_strategies_are_grouped():
     strat = s[s["by"] == "strategy"].set_index("name")
     assert list(strat.index) == ["random", "value:multiple=1.5", "budget:aggression=1.3",
                                  "budget"]
-    assert (strat["score_lo"] < strat["score"]).all() and (strat["score"] < strat["score_hi"]).all()
+    assert (strat["score_ci_low"] < strat["score"]).all() and (strat["score"] < strat["score_ci_high"]).all()
     seats = res.seats
     by_seat = seats.groupby("seat")["score"].mean().to_numpy()
     assert np.allclose(s[s["by"] == "seat"]["score"].to_numpy(), by_seat)

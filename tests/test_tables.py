@@ -48,7 +48,7 @@ def test_equity_and_money_flow_on_a_run():
     assert first["mean"] == pytest.approx((4 * 70 - 130) / 4)  # A3: the hands hold 130 points
     prices = T.lot_prices(run.table("lots"), "23456789TJQKA")
     assert list(prices["label"]) == list("23456789TJQKA")
-    assert ((prices["price_lo"] <= prices["price"]) & (prices["price"] <= prices["price_hi"])).all()
+    assert ((prices["price_ci_low"] <= prices["price"]) & (prices["price"] <= prices["price_ci_high"])).all()
     assert (prices["sold_share"] <= 1).all()
     assert len(T.price_vs_value(run.table("lots"))) > 5
 

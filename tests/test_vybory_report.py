@@ -198,11 +198,11 @@ def test_readings_match_the_numbers(report):
     data = report.out / "data"
     types = pd.read_parquet(data / "vybory_contracts.parquet")
     top = types.loc[types["share"].idxmax()]
-    share = W.estimate(top["share"], top["share_lo"], top["share_hi"], 100, "% of deals")
+    share = W.estimate(top["share"], top["share_ci_low"], top["share_ci_high"], 100, "% of deals")
     assert f"the commonest contract is {top['contract']}, {share} and " in text
     election = pd.read_parquet(data / "vybory_election.parquet")
     common = election.loc[election["share"].idxmax()]
-    share = W.estimate(common["share"], common["share_lo"], common["share_hi"], 100, "% of deals")
+    share = W.estimate(common["share"], common["share_ci_low"], common["share_ci_high"], 100, "% of deals")
     assert f"the commonest length is {int(common['calls'])} calls, {share}" in text
     mean_calls = (election["calls"] * election["deals"]).sum() / election["deals"].sum()
     m = re.search(r"An election takes ([\d.]+) calls", text)

@@ -7,6 +7,7 @@ command line's help does) stays cheap."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from reports.spec import GameSpec, Situation, Tuning, Variant, insert_sections
@@ -49,13 +50,36 @@ def _state_at(t: dict, lot_no: int) -> dict:
             "gone": gone}
 
 
+SCREENED = 6
+"""Matches of the report's seed whose moments the bid-EV section screens (it shows, for
+each kind of moment, the one where the call matters most)."""
+
+
 def situations(ctx) -> list[Situation]:
-    """Three moments of match 0 of the report's seed (default strategies), seen by the
-    first seat to speak, as they were when the lot opened: the first card; the first
-    card that would complete a rival's set (to block or not); the last card turned."""
+    """Three kinds of moment of matches 0..SCREENED-1 of the report's seed (default
+    strategies), seen by the first seat to speak, as they were when the lot opened: the
+    first card; a card that would complete a rival's set (to block or not); the last
+    card turned. Each kind comes with its other matches' moments as alternatives."""
     from analysis.runs import trace
 
-    t = trace("aukcio", seed=ctx.seed, index=0, rules=dict(ctx.spec.rules))
+    found: dict[str, list[Situation]] = {}
+    for m in range(SCREENED):
+        t = trace("aukcio", seed=ctx.seed, index=m, rules=dict(ctx.spec.rules))
+        for i, title in _picks(t):
+            sit = _moment(t, i, title, m)
+            if sit is not None:
+                found.setdefault(title, []).append(sit)
+    return [replace(group[0], alternatives=tuple(group[1:])) for group in found.values()]
+
+
+def _first_speaker(lot: dict, n: int) -> int:
+    """K5: the turner, or the seat after him when he sits out."""
+    return lot["turner"] if lot["turner"] != lot["sitting_out"] else (lot["turner"] + 1) % n
+
+
+def _picks(t: dict) -> list[tuple[int, str]]:
+    """(lot, title) of a match's moments: its first card, the first card that would
+    complete a rival's set, its last card."""
     lots = t["lots"]
     n = len(t["hands"])
     kind = {f"{r}{s}": (r, s) for r in FACES for s in "CDHS"}
@@ -67,39 +91,38 @@ def situations(ctx) -> list[Situation]:
         runs = any(all(f"{q}{s}" in have for q in run) and r in run for run in ("JQK", "QKA"))
         return same_rank or runs
 
-    def first_speaker(lot: dict) -> int:
-        """K5: the turner, or the seat after him when he sits out."""
-        return lot["turner"] if lot["turner"] != lot["sitting_out"] else (lot["turner"] + 1) % n
-
     picks: list[tuple[int, str]] = [(0, "The first card of the match")]
     for i, lot in enumerate(lots[1:], 1):
         st = _state_at(t, i)
-        first = first_speaker(lot)
+        first = _first_speaker(lot, n)
         if any(completes(st["owned"][r], lot["card"]) for r in range(n) if r != first):
             picks.append((i, "A card that would complete a rival's set"))
             break
     if len(lots) - 1 not in [p[0] for p in picks]:
         picks.append((len(lots) - 1, "The last card turned"))
-    out = []
-    for i, title in picks:
-        lot, st = lots[i], _state_at(t, i)
-        if lot["reshuffles"] and lot["ace_draws"]:
-            continue  # the paid pile of that moment is not in the trace's order of events
-        first = first_speaker(lot)
-        state = {"seat": first, "hand": " ".join(st["hands"][first]), "card": lot["card"],
-                 "cards": ",".join(str(len(h)) for h in st["hands"]),
-                 "owned": ";".join(" ".join(o) for o in st["owned"]), "turner": lot["turner"],
-                 "sitting_out": "none" if lot["sitting_out"] is None else lot["sitting_out"],
-                 "paid": " ".join(st["paid"]), "gone": " ".join(st["gone"]), "lot": i}
-        mine = " ".join(st["owned"][first]) or "no face card"
-        question = (f"Lot {i + 1}, {lot['card']} on offer: seat {first} speaks first, owning "
-                    f"{mine}, with money cards {state['hand'] or 'none'}; the others own "
-                    + "; ".join(f"seat {s}: {' '.join(o) or 'nothing'}"
-                                for s, o in enumerate(st["owned"]) if s != first)
-                    + (f". In the traced match seat {lot['buyer']} bought it for {lot['price']}."
-                       if lot["buyer"] is not None else ". In the traced match it went unsold."))
-        out.append(Situation(title, state, question))
-    return out
+    return picks
+
+
+def _moment(t: dict, i: int, title: str, match: int) -> Situation | None:
+    """Lot ``i`` of trace ``t`` (match ``match``) as the first speaker sees it."""
+    lot, st = t["lots"][i], _state_at(t, i)
+    if lot["reshuffles"] and lot["ace_draws"]:
+        return None  # the paid pile of that moment is not in the trace's order of events
+    first = _first_speaker(lot, len(t["hands"]))
+    state = {"seat": first, "hand": " ".join(st["hands"][first]), "card": lot["card"],
+             "cards": ",".join(str(len(h)) for h in st["hands"]),
+             "owned": ";".join(" ".join(o) for o in st["owned"]), "turner": lot["turner"],
+             "sitting_out": "none" if lot["sitting_out"] is None else lot["sitting_out"],
+             "paid": " ".join(st["paid"]), "gone": " ".join(st["gone"]), "lot": i}
+    mine = " ".join(st["owned"][first]) or "no face card"
+    question = (f"Match {match}, lot {i + 1}, {lot['card']} on offer: seat {first} speaks "
+                f"first, owning {mine}, with money cards {state['hand'] or 'none'}; the "
+                f"others own "
+                + "; ".join(f"seat {s}: {' '.join(o) or 'nothing'}"
+                            for s, o in enumerate(st["owned"]) if s != first)
+                + (f". In the traced match seat {lot['buyer']} bought it for {lot['price']}."
+                   if lot["buyer"] is not None else ". In the traced match it went unsold."))
+    return Situation(title, state, question)
 
 
 def _common_lots(lots: pd.DataFrame, share: float = 0.05) -> pd.DataFrame:
@@ -176,7 +199,7 @@ def prices_section(ctx) -> Section:
     sold = lots.dropna(subset=["price"]).astype({"completed": bool, "blocked": bool})
     s = Section("prices", "Prices: what a face card costs, and when")
     by_rank = T.clustered_means(sold, "rank", "price").rename(
-        columns={"mean": "price", "ci_low": "price_lo", "ci_high": "price_hi"})
+        columns={"mean": "price", "ci_low": "price_ci_low", "ci_high": "price_ci_high"})
     by_rank.insert(1, "label", [FACES[int(r)] for r in by_rank["rank"]])
     by_rank["sold_share"] = lots.groupby("rank")["price"].apply(lambda p: p.notna().mean()).values
     stem = ctx.keep("price_by_rank", by_rank)

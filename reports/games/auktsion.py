@@ -199,7 +199,7 @@ def prices_section(ctx) -> Section:
             + ("more" if slope > 0 else "less") + " he pays on average"))
     shown = pd.DataFrame({
         "lot": lp["label"].astype(str),
-        "mean price [95% CI]": W.intervals(lp["price"], lp["price_lo"], lp["price_hi"]),
+        "mean price [95% CI]": W.intervals(lp["price"], lp["price_ci_low"], lp["price_ci_high"]),
         "median (quartiles)": [f"{W.num(r.price_median, 1)} ({W.num(r.price_q1, 1)}-{W.num(r.price_q3, 1)})"
                                for r in lp.itertuples()],
         "sold": lp["sold_share"].map(lambda v: W.share(v)),

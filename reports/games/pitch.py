@@ -379,7 +379,7 @@ SPEC = GameSpec(
         Variant({"smudge": True}, "bidding 4 and making it wins the game at once"),
         Variant({"joker": True}, "53 cards: the joker is a trump worth a point; target 10"),
     ),
-    variant_share=0.5,
+    variant_share=0.25,  # pimc plays in every variant's tournament: the costly part
     situations=situations,
     rollout_share=0.5,
     sections=insert_sections("seats", ("contracts",)) + ("house",),

@@ -131,8 +131,8 @@ def _won(r) -> str:
     """``"84.6% won (95% CI ...), mean margin +8.3 points (95% CI ...)"``."""
     from reports import text as W
 
-    return (f"{W.estimate(r['win'], r['win_lo'], r['win_hi'], 100, '% won')}, mean margin "
-            f"{W.estimate(r['margin'], r['margin_lo'], r['margin_hi'], sign=True, unit=' points')}")
+    return (f"{W.estimate(r['win'], r['win_ci_low'], r['win_ci_high'], 100, '% won')}, mean margin "
+            f"{W.estimate(r['margin'], r['margin_ci_low'], r['margin_ci_high'], sign=True, unit=' points')}")
 
 
 # -- contract types --------------------------------------------------------------------
@@ -152,7 +152,7 @@ def contracts_section(ctx) -> Section:
     types = V.contract_types(deals, type_set)
     ann = V.announcement_shares(seats, type_set)
     types = types.merge(ann[["code", "announcements", "share", "ci_low", "ci_high"]].rename(
-        columns={"share": "announced", "ci_low": "announced_lo", "ci_high": "announced_hi"}),
+        columns={"share": "announced", "ci_low": "announced_ci_low", "ci_high": "announced_ci_high"}),
         on="code")
     overall = V.ratio_by(V.deal_outcomes(deals), None, "win").iloc[0]
     types["trump"] = [_trump_text(c, type_set) for c in types["code"]]
@@ -167,9 +167,9 @@ def contracts_section(ctx) -> Section:
     s.reading(W.sentence(
         f"the attackers win {W.estimate(overall['mean'], overall['ci_low'], overall['ci_high'], 100, '%')} "
         f"of all deals; the commonest contract is {top['contract']}, "
-        f"{W.estimate(top['share'], top['share_lo'], top['share_hi'], 100, '% of deals')} and "
+        f"{W.estimate(top['share'], top['share_ci_low'], top['share_ci_high'], 100, '% of deals')} and "
         f"{W.share(top['announced'])} of all announcements, which the attackers win "
-        f"{W.estimate(top['win'], top['win_lo'], top['win_hi'], 100, '% of the time')}"))
+        f"{W.estimate(top['win'], top['win_ci_low'], top['win_ci_high'], 100, '% of the time')}"))
     common = types[types["deals"] >= MIN_DEALS]
     if len(common) > 1:
         best, worst = common.loc[common["win"].idxmax()], common.loc[common["win"].idxmin()]
@@ -183,28 +183,28 @@ def contracts_section(ctx) -> Section:
                f"wide or missing): {W.join(list(rare['contract']))}.")
 
     def clip(col):
-        return types[f"{col}_lo"].clip(0, 1), types[f"{col}_hi"].clip(0, 1)
+        return types[f"{col}_ci_low"].clip(0, 1), types[f"{col}_ci_high"].clip(0, 1)
 
     shown = pd.DataFrame({
         "type": [f"{c} {n}" for c, n in zip(types["code"], types["contract"])],
         "trump": types["trump"],
         "announcements, % [95% CI]": W.intervals(types["announced"],
-                                                 types["announced_lo"].clip(0, 1),
-                                                 types["announced_hi"].clip(0, 1), 100),
+                                                 types["announced_ci_low"].clip(0, 1),
+                                                 types["announced_ci_high"].clip(0, 1), 100),
         "deals": types["deals"].map("{:,}".format),
         "deals, % [95% CI]": W.intervals(types["share"], *clip("share"), 100),
         "attackers win, % [95% CI]": W.intervals(types["win"], *clip("win"), 100),
         "draws, % [95% CI]": W.intervals(types["draw"], *clip("draw"), 100),
-        "margin, points [95% CI]": W.intervals(types["margin"], types["margin_lo"],
-                                               types["margin_hi"], sign=True),
-        "calls [95% CI]": W.intervals(types["calls"], types["calls_lo"], types["calls_hi"])})
+        "margin, points [95% CI]": W.intervals(types["margin"], types["margin_ci_low"],
+                                               types["margin_ci_high"], sign=True),
+        "calls [95% CI]": W.intervals(types["calls"], types["calls_ci_low"], types["calls_ci_high"])})
     s.add(Table(shown, "Each contract type: share of announcements and of deals, and per deal "
                 "played in it the attackers' wins, draws, margin (attackers' points minus "
                 "defenders') and the election's length", stem))
     shown_types = common.sort_values("share", ascending=False)
     s.add(ctx.figure("contracts", lambda ax: F.interval_bars(
         list(shown_types["contract"]), 100 * shown_types["win"],
-        100 * shown_types["win_lo"].clip(0, 1), 100 * shown_types["win_hi"].clip(0, 1),
+        100 * shown_types["win_ci_low"].clip(0, 1), 100 * shown_types["win_ci_high"].clip(0, 1),
         colors=["#0072B2"] * len(shown_types), ax=ax, reference=100 * overall["mean"],
         reference_label=f"all deals: {100 * overall['mean']:.1f}%",
         title="Attackers' wins by contract type",
@@ -245,7 +245,7 @@ def election_section(ctx) -> Section:
     first = round_share[round_share["round"] == 1]
     text = (f"an election takes {W.estimate(mean['mean'], mean['ci_low'], mean['ci_high'], unit=' calls')} "
             f"on average; the commonest length is {int(top['calls'])} calls, "
-            f"{W.estimate(top['share'], top['share_lo'], top['share_hi'], 100, '% of deals')}")
+            f"{W.estimate(top['share'], top['share_ci_low'], top['share_ci_high'], 100, '% of deals')}")
     if len(first):
         f = first.iloc[0]
         text += (f", and {W.estimate(f['share'], f['ci_low'], f['ci_high'], 100, '%')} of "
@@ -264,17 +264,17 @@ def election_section(ctx) -> Section:
     shown = pd.DataFrame({
         "calls": lengths["calls"].astype(str), "ends in round": lengths["round"].astype(str),
         "deals": lengths["deals"].map("{:,}".format),
-        "deals, % [95% CI]": W.intervals(lengths["share"], lengths["share_lo"].clip(0, 1),
-                                         lengths["share_hi"].clip(0, 1), 100),
-        "attackers win, % [95% CI]": W.intervals(lengths["win"], lengths["win_lo"].clip(0, 1),
-                                                 lengths["win_hi"].clip(0, 1), 100),
-        "margin, points [95% CI]": W.intervals(lengths["margin"], lengths["margin_lo"],
-                                               lengths["margin_hi"], sign=True)})
+        "deals, % [95% CI]": W.intervals(lengths["share"], lengths["share_ci_low"].clip(0, 1),
+                                         lengths["share_ci_high"].clip(0, 1), 100),
+        "attackers win, % [95% CI]": W.intervals(lengths["win"], lengths["win_ci_low"].clip(0, 1),
+                                                 lengths["win_ci_high"].clip(0, 1), 100),
+        "margin, points [95% CI]": W.intervals(lengths["margin"], lengths["margin_ci_low"],
+                                               lengths["margin_ci_high"], sign=True)})
     s.add(Table(shown, "Election length: share of deals, and the attackers' result in those "
                 "deals", stem))
     s.add(ctx.figure("election", lambda ax: F.interval_bars(
         [f"{c} calls" for c in lengths["calls"]], 100 * lengths["share"],
-        100 * lengths["share_lo"].clip(0, 1), 100 * lengths["share_hi"].clip(0, 1),
+        100 * lengths["share_ci_low"].clip(0, 1), 100 * lengths["share_ci_high"].clip(0, 1),
         colors=["#0072B2"] * len(lengths), ax=ax, title="Election length",
         xlabel="% of deals (95% CI, clustered by tour)", value_format="{:.1f}%"),
         "Share of deals by the number of announcements in the election, with 95% intervals",
@@ -445,35 +445,35 @@ def tuning_section(ctx) -> Section | None:
         w = paired_difference(series[ref][0], series[value][0])
         d = paired_difference(series[ref][1], series[value][1])
         lead = mean_ci(series[value][1])
-        rows.append({t.param: value, "lead": lead[0], "lead_lo": lead[1], "lead_hi": lead[2],
-                     "lead_diff": d["diff"], "lead_diff_lo": d["ci_low"],
-                     "lead_diff_hi": d["ci_high"], "lead_p": d["p_value"],
-                     "win_diff": w["diff"], "win_diff_lo": w["ci_low"],
-                     "win_diff_hi": w["ci_high"], "win_p": w["p_value"]})
+        rows.append({t.param: value, "lead": lead[0], "lead_ci_low": lead[1], "lead_ci_high": lead[2],
+                     "lead_diff": d["diff"], "lead_diff_ci_low": d["ci_low"],
+                     "lead_diff_ci_high": d["ci_high"], "lead_p": d["p_value"],
+                     "win_diff": w["diff"], "win_diff_ci_low": w["ci_low"],
+                     "win_diff_ci_high": w["ci_high"], "win_p": w["p_value"]})
     frame = pd.DataFrame(rows)
     stem = ctx.keep("tuning_lead", frame)
     best = frame.loc[frame["lead"].idxmax()]
     text = (f"what wins a tour is scoring more than the others, and pair points are not "
             f"zero-sum (a type worth more to everyone raises every score); the seat's lead "
             f"over the mean of the other three in the same tour is highest at {t.param} = "
-            f"{best[t.param]:g}, " + W.estimate(best["lead"], best["lead_lo"], best["lead_hi"],
+            f"{best[t.param]:g}, " + W.estimate(best["lead"], best["lead_ci_low"], best["lead_ci_high"],
                                                  sign=True, unit=" points per tour"))
     if best[t.param] != ref:
         text += (f"; against {t.param} = {ref:g} "
-                 + W.change("its lead", best["lead_diff"], best["lead_diff_lo"],
-                            best["lead_diff_hi"], unit="points", p=best["lead_p"])
-                 + " and " + W.change("its win share", best["win_diff"], best["win_diff_lo"],
-                                      best["win_diff_hi"], unit="percentage points", scale=100,
+                 + W.change("its lead", best["lead_diff"], best["lead_diff_ci_low"],
+                            best["lead_diff_ci_high"], unit="points", p=best["lead_p"])
+                 + " and " + W.change("its win share", best["win_diff"], best["win_diff_ci_low"],
+                                      best["win_diff_ci_high"], unit="percentage points", scale=100,
                                       p=best["win_p"]))
     s.reading(W.sentence(text))
     shown = pd.DataFrame({
         t.param: frame[t.param].map(lambda v: f"{v:g}"),
-        "lead over the others [95% CI]": W.intervals(frame["lead"], frame["lead_lo"],
-                                                     frame["lead_hi"], sign=True),
+        "lead over the others [95% CI]": W.intervals(frame["lead"], frame["lead_ci_low"],
+                                                     frame["lead_ci_high"], sign=True),
         f"lead vs {t.param} = {ref:g} [95% CI]": W.intervals(
-            frame["lead_diff"], frame["lead_diff_lo"], frame["lead_diff_hi"], sign=True),
+            frame["lead_diff"], frame["lead_diff_ci_low"], frame["lead_diff_ci_high"], sign=True),
         f"win share vs {t.param} = {ref:g}, % points [95% CI]": W.intervals(
-            frame["win_diff"], frame["win_diff_lo"], frame["win_diff_hi"], 100, sign=True)})
+            frame["win_diff"], frame["win_diff_ci_low"], frame["win_diff_ci_high"], 100, sign=True)})
     s.add(Table(shown, f"Seat {t.seat}'s lead (its tour score minus the mean of the other "
                 f"three) and win share for each {t.param}, paired by tour against the default",
                 stem))
