@@ -93,7 +93,7 @@ class SeatSummary:
         then ``<metric>``, ``<metric>_ci_low``, ``<metric>_ci_high`` for each metric."""
         rows = []
         for (by, name), cols in self.groups.items():
-            row = {"by": by, "name": name, "seats": ",".join(map(str, cols)),
+            row = {"by": by, "name": name, "seats": [int(c) for c in cols],
                    "matches": self.matches}
             for metric in self.metrics:
                 s = self.sums[((by, name), metric)]

@@ -157,10 +157,13 @@ class Context:
 # helpers ------------------------------------------------------------------------------
 
 def equity_table(eq: pd.DataFrame) -> pd.DataFrame:
-    """Equity frame -> display table: one row per strategy/seat, one column per metric
-    (``mean [95% CI]``, the same decimals down a column)."""
+    """Equity frame -> display table: one row per strategy (seat ``all``) and per seat,
+    the seat in its own column, one column per metric (``mean [95% CI]``, the same
+    decimals down a column)."""
     keys = list(dict.fromkeys(zip(eq["by"], eq["name"])))
-    out = pd.DataFrame({"by": [k[0] for k in keys], "name": [k[1] for k in keys]})
+    seat = [name.partition(" ")[0] if by == "seat" else "all" for by, name in keys]
+    out = pd.DataFrame({"seat": seat, "strategy": [name.partition(" ")[2] if by == "seat"
+                                                   else name for by, name in keys]})
     first = eq.drop_duplicates(["by", "name"]).set_index(["by", "name"])
     out["matches"] = [f"{int(first.loc[k, 'matches']):,}" for k in keys]
     for metric, part in eq.groupby("metric", sort=False):
