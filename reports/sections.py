@@ -55,6 +55,7 @@ class Context:
         self.default_label = seat_strategies(self.game, self.rules, None).labels[0]
         self.runs: dict[str, Simulation] = {}
         self._tournament: Tournament | None = None
+        self._deviations: dict[tuple[str, int], dict[str, np.ndarray]] = {}
         self.provenance: dict[str, Any] = {"game": self.game, "n": self.n, "seed": seed,
                                            "rules": self.rules.to_json(), "runs": {}}
         self.data: dict[str, pd.DataFrame] = {}
@@ -124,6 +125,28 @@ class Context:
             self.runs[key] = run
             self.provenance["runs"][key] = run.provenance
         return self.runs[key]
+
+    def deviation(self, strategy: str, m: int) -> dict[str, np.ndarray]:
+        """One player of ``strategy`` among the default strategy, sitting in every seat in
+        turn on matches ``0..m-1``: per match, the mean over its seats of its ``score``,
+        ``win`` and ``lead`` (its score minus the mean of the others at its table), so
+        that no seat's advantage enters a best-response curve."""
+        key = (strategy, m)
+        if key not in self._deviations:
+            out = {k: np.zeros(m) for k in ("score", "win", "lead")}
+            for seat in range(self.n_seats):
+                run = simulate(self.game, m, seed=self.seed, rules=dict(self.spec.rules),
+                               strategies=[f"{seat}={strategy}"], progress=False)
+                rows = run.seats.sort_values(["match", "seat"], kind="stable")
+                score = rows["score"].to_numpy(np.float64).reshape(m, self.n_seats)
+                win = rows["win"].to_numpy(np.float64).reshape(m, self.n_seats)
+                mine = score[:, seat]
+                out["score"] += mine / self.n_seats
+                out["win"] += win[:, seat] / self.n_seats
+                out["lead"] += (mine - (score.sum(axis=1) - mine) / (self.n_seats - 1)) \
+                    / self.n_seats
+            self._deviations[key] = out
+        return self._deviations[key]
 
     def table(self, name: str) -> pd.DataFrame:
         """A detail table of the ``table`` run (a game's own sections read them)."""
@@ -478,33 +501,31 @@ def seats_section(ctx: Context) -> Section:
     return s
 
 
+def tuning_matches(ctx: Context) -> int:
+    """Matches per seat of the best-response curve (``Tuning.share`` of ``n`` in all)."""
+    return ctx.size(ctx.spec.tuning.share / ctx.n_seats, 64)
+
+
 def tuning_section(ctx: Context) -> Section | None:
     """Best response along one parameter: the tuned seat's score and win share at each
     grid value, paired by match against the parameter's default value."""
-    from analysis.stats import mean_ci, paired_difference, per_match
+    from analysis.stats import mean_ci, paired_difference
 
     t = ctx.spec.tuning
     if t is None:
         return None
-    n = ctx.size(t.share)
+    n = tuning_matches(ctx)
     s = Section("tuning", f"Best response: tuning {t.strategy}'s {t.param}")
+    default = ctx.default_label
+    ctx.provenance["tuning"] = {"strategy": t.strategy, "param": t.param, "grid": list(t.grid),
+                                "n": n, "seats": "each in turn", "opponents": default}
     rows, series = [], {}
-    default = None
     for k, value in enumerate(t.grid):
-        ctx.status(f"best response {k + 1}/{len(t.grid)} ({n:,} matches)")
-        label = f"{t.strategy}:{t.param}={value:g}"
-        run = simulate(ctx.game, n, seed=ctx.seed, rules=dict(ctx.spec.rules),
-                       strategies=[f"{t.seat}={label}"], progress=False)
-        if default is None:
-            default = run.provenance["strategies"][(t.seat + 1) % ctx.n_seats]["label"]
-            ctx.provenance["tuning"] = {"strategy": t.strategy, "param": t.param,
-                                        "grid": list(t.grid), "seat": t.seat, "n": n,
-                                        "opponents": default}
-        score = per_match(run.seats, "score")[("seat", f"{t.seat} {run.seats['strategy'].iloc[t.seat]}")]
-        win = per_match(run.seats, "win")[("seat", f"{t.seat} {run.seats['strategy'].iloc[t.seat]}")]
-        series[value] = score
-        m, lo, hi = mean_ci(score)
-        w, wlo, whi = mean_ci(win)
+        ctx.status(f"best response {k + 1}/{len(t.grid)} ({n:,} matches x {ctx.n_seats} seats)")
+        d = ctx.deviation(f"{t.strategy}:{t.param}={value:g}", n)
+        series[value] = d["score"]
+        m, lo, hi = mean_ci(d["score"])
+        w, wlo, whi = mean_ci(d["win"])
         rows.append({"action": f"{value:g}", t.param: value, "mean": m, "ci_low": lo,
                      "ci_high": hi, "win": w, "win_ci_low": wlo, "win_ci_high": whi})
     frame = pd.DataFrame(rows)
@@ -521,9 +542,11 @@ def tuning_section(ctx: Context) -> Section | None:
     best = frame.loc[frame["mean"].idxmax()]
     unit = ctx.spec.score_unit
     s.text((t.question + " " if t.question else "")
-           + f"Seat {t.seat} plays {t.strategy} with {t.param} set to each value below; every "
-             f"other seat plays {default}. {n:,} matches per value, the same deals for every "
-             f"value, so differences are paired by match.")
+           + f"One player plays {t.strategy} with {t.param} set to each value below, every "
+             f"other seat {default}; it sits in each of the {ctx.n_seats} seats in turn on the "
+             f"same {n:,} matches, so no seat's advantage enters, and a match's value is its "
+             f"mean over those seats. The same deals for every value: differences are "
+             f"paired by match.")
     edge = (" (the largest value tried)" if best[t.param] == max(t.grid) else
             " (the smallest value tried)" if best[t.param] == min(t.grid) else "")
     text = (f"against {default} in the other seats, {t.param} = {best[t.param]:g}{edge} scores "
@@ -544,12 +567,13 @@ def tuning_section(ctx: Context) -> Section | None:
                           "win share, % [95% CI]": W.intervals(
                               frame["win"], frame["win_ci_low"].clip(0, 1), frame["win_ci_high"].clip(0, 1),
                               100)})
-    s.add(Table(shown, f"Seat {t.seat}'s result for each {t.param}", stem))
+    s.add(Table(shown, f"The tuned player's result for each {t.param} (every seat in turn)",
+                stem))
     s.add(ctx.figure("tuning", lambda ax: F.bid_ev_curve(
         frame, ax=ax, title=f"Best response: {t.strategy}'s {t.param} against {default}",
-        xlabel=t.param, ylabel=f"mean match score of seat {t.seat} (95% band)"),
-        f"Mean match score of seat {t.seat} for each {t.param} (95% band); the best is ringed",
-        stem))
+        xlabel=t.param, ylabel="mean match score of the tuned player (95% band)"),
+        f"Mean match score of the tuned player for each {t.param} (95% band); the best is "
+        f"ringed", stem))
     return s
 
 

@@ -58,15 +58,15 @@ class Situation:
 
 @dataclass(frozen=True)
 class Tuning:
-    """A best-response curve: one seat plays ``strategy`` with ``param`` set to each
-    value of ``grid``, every other seat the default strategy, on the same deals."""
+    """A best-response curve: one player plays ``strategy`` with ``param`` set to each
+    value of ``grid``, every other seat the default strategy, sitting in every seat in
+    turn on the same deals."""
 
     strategy: str
     param: str
     grid: tuple[float, ...]
-    seat: int = 0
     share: float = 0.1
-    """Matches per grid point, as a share of ``n``."""
+    """Matches per grid point (over every seat), as a share of ``n``."""
     question: str = ""
 
 

@@ -414,10 +414,8 @@ def tuning_section(ctx) -> Section | None:
     tour: the tuned seat's win share and its lead over the other three in the same
     tour, each paired by tour against the parameter's default (pair points are not
     zero-sum in vybory: a type worth more to everyone raises every score)."""
-    import numpy as np
     import pandas as pd
 
-    from analysis.runs import simulate
     from analysis.stats import mean_ci, paired_difference
     from reports import sections as G
     from reports import text as W
@@ -428,18 +426,13 @@ def tuning_section(ctx) -> Section | None:
     t = ctx.spec.tuning
     if s is None or t is None:
         return s
-    n = ctx.size(t.share)
+    n = G.tuning_matches(ctx)
     prm = for_game(ctx.game).by_name(t.strategy, "elect").param(t.param)
     ref = min(t.grid, key=lambda v: abs(v - prm.default))
     series = {}
-    for value in t.grid:
-        run = simulate(ctx.game, n, seed=ctx.seed, rules=dict(ctx.spec.rules),
-                       strategies=[f"{t.seat}={t.strategy}:{t.param}={value:g}"], progress=False)
-        seats = run.seats.sort_values(["match", "seat"], kind="stable")
-        score = seats["score"].to_numpy(np.float64).reshape(-1, ctx.n_seats)
-        win = seats["win"].to_numpy(np.float64).reshape(-1, ctx.n_seats)
-        lead = score[:, t.seat] - (score.sum(axis=1) - score[:, t.seat]) / (ctx.n_seats - 1)
-        series[value] = (win[:, t.seat], lead)
+    for value in t.grid:  # the generic section's runs, kept by the context
+        d = ctx.deviation(f"{t.strategy}:{t.param}={value:g}", n)
+        series[value] = (d["win"], d["lead"])
     rows = []
     for value in t.grid:
         w = paired_difference(series[ref][0], series[value][0])
@@ -454,7 +447,7 @@ def tuning_section(ctx) -> Section | None:
     stem = ctx.keep("tuning_lead", frame)
     best = frame.loc[frame["lead"].idxmax()]
     text = (f"what wins a tour is scoring more than the others, and pair points are not "
-            f"zero-sum (a type worth more to everyone raises every score); the seat's lead "
+            f"zero-sum (a type worth more to everyone raises every score); the tuned player's lead "
             f"over the mean of the other three in the same tour is highest at {t.param} = "
             f"{best[t.param]:g}, " + W.estimate(best["lead"], best["lead_ci_low"], best["lead_ci_high"],
                                                  sign=True, unit=" points per tour"))
@@ -474,8 +467,9 @@ def tuning_section(ctx) -> Section | None:
             frame["lead_diff"], frame["lead_diff_ci_low"], frame["lead_diff_ci_high"], sign=True),
         f"win share vs {t.param} = {ref:g}, % points [95% CI]": W.intervals(
             frame["win_diff"], frame["win_diff_ci_low"], frame["win_diff_ci_high"], 100, sign=True)})
-    s.add(Table(shown, f"Seat {t.seat}'s lead (its tour score minus the mean of the other "
-                f"three) and win share for each {t.param}, paired by tour against the default",
+    s.add(Table(shown, f"The tuned player's lead (its tour score minus the mean of the other "
+                f"three, over every seat in turn) and win share for each {t.param}, paired by "
+                f"tour against the default",
                 stem))
     return s
 
