@@ -46,6 +46,8 @@ CASES = [
     (["simulate", "fpsb", "--scheduler", "notanaddress"], "'notanaddress'"),
     (["simulate", "fpsb", "--scheduler", "tcp://host:port"], "'tcp://host:port'"),
     (["simulate", "fpsb", "--scheduler", "http://h:8786"], "'http://h:8786'"),
+    (["tournament", "fpsb", "linear", "random", "--scheduler", "notanaddress"], "'notanaddress'"),
+    (["tournament", "fpsb", "linear", "random", "--workers", "0"], "--workers 0"),
     ([*AUKTSION, "--candidates", "foo"], "'foo'"),
     ([*AUKTSION, "--candidates", "11..4"], "'11..4'"),
     ([*AUKCIO, "--candidates", "foo"], "'foo'"),
