@@ -154,13 +154,42 @@ def run(job: Job, sinks: Sequence[Sink], *, chunk_size: int = DEFAULT_CHUNK,
                 raise BidlabError(f"a worker runs bidlab {worker_version} but this process runs "
                                   f"{version()}: results would not be reproducible; install the "
                                   f"same version everywhere")
-            for sink in sinks:
-                sink.add(start, tables)
-            done += count
+            with signals_held():  # every sink takes the chunk whole, or none of it does
+                for sink in sinks:
+                    sink.add(start, tables)
+                done += count
             bar.update(count)
     finally:
         bar.close()
     return done
+
+
+@contextmanager
+def signals_held() -> Iterator[None]:
+    """Hold Ctrl-C (SIGINT) and SIGTERM until the block ends, then let them act as they
+    would have: a stop never falls between writing a chunk and counting it. (Only the
+    main thread may set handlers; elsewhere the block runs as it is.)"""
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    caught: list[int] = []
+    before = {s: h for s in (signal.SIGINT, signal.SIGTERM)
+              if (h := signal.getsignal(s)) is not None}   # None: not set from Python
+    for s in before:
+        signal.signal(s, lambda signum, frame: caught.append(signum))
+    try:
+        yield
+    finally:
+        for s, handler in before.items():
+            signal.signal(s, handler)
+        for s in caught[:1]:
+            if callable(before[s]):
+                before[s](s, None)
+            elif before[s] == signal.SIG_DFL:
+                signal.raise_signal(s)
 
 
 def _distributed():
