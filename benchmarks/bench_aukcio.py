@@ -90,7 +90,7 @@ def payment_rate(count: int, repeats: int, top: int | None) -> float:
     """Payments/s of the K8 search on ``count`` random hands (one thread)."""
     import numpy as np
 
-    from sim.games.aukcio.payment import JOKERS, WORDS, best_payment, most_payable
+    from sim.games.aukcio.payment import JOKERS, LEVEL_COLS, WORDS, best_payment, most_payable
     from sim.jit import jit
 
     rng = np.random.default_rng(0)
@@ -104,7 +104,8 @@ def payment_rate(count: int, repeats: int, top: int | None) -> float:
 
     @jit(nrt=True)
     def pay_all(hands, prices):
-        pay, levels, best = np.zeros(10, np.int64), np.zeros((9, 6), np.int64), np.zeros(3, np.int64)
+        pay, best = np.zeros(10, np.int64), np.zeros(3, np.int64)
+        levels = np.zeros((9, LEVEL_COLS), np.int64)
         reach = np.zeros((10, 4, WORDS), np.uint64)
         total = 0
         for h in range(hands.shape[0]):

@@ -67,47 +67,25 @@ STRATEGIES = GameStrategies("aukcio", ("bid",), POLICIES, default="setvalue")
 
 
 @jit(inline=True)
-def owned(o, seat, kind):
-    return o[O.OWNED + seat * O.KINDS + kind]
-
-
-@jit(inline=True)
-def available(o, seat, kind, k):
-    """Whether set ``k`` can still be completed by ``seat`` once it owns ``kind``: each
-    other card of the set is owned by it or still in the auction deck."""
-    for c in range(3):
-        other = C.SETS[k, c]
-        if other != kind and owned(o, seat, other) == 0 and o[O.IN_DECK + other] == 0:
-            return False
-    return True
-
-
-@jit(inline=True)
 def progress(o, seat, kind):
     """(sets ``kind`` completes, sets it makes two of three, sets it starts) for ``seat``,
-    among the sets still available to it."""
+    among the sets still available to it: each other card of the set is owned by it or
+    still in the auction deck."""
+    # counted without branches: which sets are open and how far is a coin toss
     done, two, one = 0, 0, 0
-    for j in range(5):
-        k = C.KIND_SETS[kind, j]
-        if k < 0:
-            break
-        if not available(o, seat, kind, k):
-            continue
-        have = 0
-        for c in range(3):
-            other = C.SETS[k, c]
-            if other != kind and owned(o, seat, other) > 0:
-                have += 1
-        if have == 2:
-            done += 1
-        elif have == 1:
-            two += 1
-        else:
-            one += 1
+    mine = O.OWNED + seat * O.KINDS
+    for j in range(C.KIND_NSETS[kind]):
+        a, b = C.KIND_OTHERS[kind, j, 0], C.KIND_OTHERS[kind, j, 1]
+        has_a, has_b = np.int64(o[mine + a] > 0), np.int64(o[mine + b] > 0)
+        open_ = (has_a | np.int64(o[O.IN_DECK + a] > 0)) & (has_b | np.int64(o[O.IN_DECK + b] > 0))
+        have = has_a + has_b
+        done += open_ & np.int64(have == 2)
+        two += open_ & np.int64(have == 1)
+        one += open_ & np.int64(have == 0)
     return done, two, one
 
 
-@jit
+@jit(inline=True)
 def setvalue_ceiling(o, hand, p):
     seat = np.int64(o[O.SEAT])
     kind = np.int64(o[O.CARD])
@@ -134,7 +112,7 @@ def setvalue_ceiling(o, hand, p):
     return np.int64(min(most, np.floor(share * budget)))
 
 
-@jit
+@jit(inline=True)
 def ceiling(pid, o, hand, p, rng):
     """Highest open-bidding price the policy pays for this lot, or ASK."""
     if pid == PASSIVE:

@@ -90,3 +90,25 @@ def test_k8_ties_go_to_more_cards_of_the_highest_value():
     counts = np.array([1, 0, 3, 0, 3, 1, 0, 2, 1, 2])  # 2, 4 4 4, 6 6 6, 7, 9 9, T, 2 jokers
     value, pay = payment(counts, 1, 55)
     assert value == 55 and pay.tolist() == [0, 0, 1, 0, 1, 1, 0, 2, 1, 1]  # T 9 9 7 6 4 + JK
+
+
+TWO_DECKS = MONEY_DECK * 2
+
+
+def test_k8_prices_at_the_bit_set_word_boundaries():
+    """Prices whose totals need one word, two words or more of the search's bit sets
+    (prices 44/45 and 108/109 switch), with 0..3 jokers per payment, against the
+    exhaustive enumeration."""
+    rng = np.random.default_rng(13)
+    checked = 0
+    while checked < 120:
+        counts = np.bincount([TWO_DECKS[i] for i in rng.choice(len(TWO_DECKS), 12, replace=False)],
+                             minlength=10)
+        jp = checked % 4
+        price = int(rng.choice([43, 44, 45, 46, 107, 108, 109, 110]))
+        if most_payable(counts, jp) < price:
+            continue
+        value, pay = payment(counts, jp, price)
+        assert (value - price, int(pay.sum()), int(pay[JOKERS]), pay[:9].tolist()) == \
+            _brute_force(counts.tolist(), jp, price)
+        checked += 1

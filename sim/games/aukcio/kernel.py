@@ -17,7 +17,14 @@ import numpy as np
 
 from sim.games.aukcio import core as C
 from sim.games.aukcio import obs as O
-from sim.games.aukcio.payment import JOKERS, VALUES, WORDS, best_payment, most_payable
+from sim.games.aukcio.payment import (
+    JOKERS,
+    LEVEL_COLS,
+    VALUES,
+    WORDS,
+    best_payment,
+    most_payable,
+)
 from sim.games.aukcio.rules import (
     FACE_PER_DECK,
     JOKERS_PER_DECK,
@@ -90,7 +97,7 @@ def _log(log, g, kind, a, b):
         g[G_CURSOR] = c + 1
 
 
-@jit
+@jit(inline=True)
 def _refresh_hand(counts, h, o, s, jp):
     """Seat ``s``'s hand vector and public card count after its money changed."""
     held = 0
@@ -116,7 +123,7 @@ def _money(counts, s):
     return total
 
 
-@jit
+@jit(inline=True)
 def _take(hands, counts, s, c):
     hands[s, c] += 1
     counts[s, _value_index(c)] += 1
@@ -196,6 +203,48 @@ NO_CALL = -3
 
 
 @jit(inline=True)
+def _ceiling_bidding(n, o, caps, h, s, high, bidder, calls):
+    """``_bidding`` when every seat in the lot has a ceiling and no call is logged: each
+    seat in turn bids the smallest legal bid while it is within ``caps`` and its money,
+    else passes for good. Whole rounds in which every seat still in can bid are jumped
+    (each adds one bid per seat); then turns are played one by one up to the next pass."""
+    left = 0
+    for t in range(n):
+        if o[O.IN_LOT + t] > 0:
+            left += 1
+            caps[t] = min(caps[t], np.int64(h[t, O.HAND_MOST]))
+    while True:
+        if left >= 2:
+            lowest, last = np.int64(1 << 62), s
+            for k in range(n):
+                t = s + k if s + k < n else s + k - n
+                if o[O.IN_LOT + t] > 0:
+                    lowest = min(lowest, caps[t])
+                    last = t              # the last seat of a round from s
+            rounds = (lowest - high) // left
+            if rounds > 0:
+                high += rounds * left
+                calls += rounds * left
+                bidder = last
+        while True:                       # turns up to the next pass
+            if o[O.IN_LOT + s] > 0:
+                calls += 1
+                passed = high >= caps[s]
+                if passed:
+                    o[O.IN_LOT + s] = 0.0
+                    left -= 1
+                else:
+                    high, bidder = high + 1, s
+                if left == 0 or (left == 1 and bidder >= 0 and o[O.IN_LOT + bidder] > 0):
+                    return bidder, high, calls
+                s = s + 1 if s + 1 < n else 0
+                if passed:
+                    break
+            else:
+                s = s + 1 if s + 1 < n else 0
+
+
+@jit(inline=True)
 def _bidding(R, pids, params, rngs, o, h, caps, s, high, bidder, calls, forced, lot, m, err,
              log, g):
     """The calls of one lot (K6, K7) from seat ``s``, the lot standing at ``high`` bid by
@@ -206,12 +255,16 @@ def _bidding(R, pids, params, rngs, o, h, caps, s, high, bidder, calls, forced, 
     single = R[R_SINGLE] == 1
     left = 0                     # seats that may still call
     o[O.HIGH_BID], o[O.HIGH_BIDDER], o[O.CALLS] = high, bidder, calls
+    asks = False
     for t in range(n):
         if o[O.IN_LOT + t] > 0:
             left += 1
             if not single:
                 o[O.SEAT] = t
                 caps[t] = ceiling(pids[t], o, h[t], params[t], rngs[1 + t])
+                asks = asks or caps[t] == O.ASK
+    if not single and not asks and forced == NO_CALL and not g[G_LOGGING]:
+        return _ceiling_bidding(n, o, caps, h, s, high, bidder, calls)
     while True:
         if o[O.IN_LOT + s] > 0:
             lo = high + 1
@@ -389,7 +442,7 @@ def _lot(R, pids, params, rngs, g, piles, hands, counts, owned, h, o, caps, pay,
         return -1, -1
     _log(log, g, EV_SALE, buyer, price)                          # K8, K9
     blocked = 0
-    for r in range(n):
+    for r in range(n if here else 0):                           # detail only
         if r != buyer and C.completing_set(owned[r], kind) >= 0:
             blocked = 1
     buyer_money = np.int64(h[buyer, O.HAND_MOST])
@@ -404,8 +457,9 @@ def _lot(R, pids, params, rngs, g, piles, hands, counts, owned, h, o, caps, pay,
         lot_out[row, L_PAID], lot_out[row, L_JOKERS] = cards, jokers
         lot_out[row, L_COMPLETED], lot_out[row, L_BLOCKED] = done >= 0, blocked
         lot_out[row, L_BUYER_MONEY] = buyer_money
-    for k in range(RING):                                        # a sale clears the marks
-        piles[P_MARK, k] = 0
+    if R[R_BOTTOM] == 1:                 # a sale clears the marks (only bottom sets them)
+        for k in range(RING):
+            piles[P_MARK, k] = 0
     if done >= 0:                                                # K14: the buyer wins
         _log(log, g, EV_WIN, buyer, done)
         return buyer, done
@@ -490,8 +544,8 @@ def new_scratch():
             np.zeros((MAX_PLAYERS, O.KINDS), np.int64),
             np.zeros((MAX_PLAYERS, O.HAND_LEN), np.float64), np.zeros(O.SIZE, np.float64),
             np.zeros(MAX_PLAYERS, np.int64), np.zeros(VALUES + 1, np.int64),
-            np.zeros((VALUES + 1, 4, WORDS), np.uint64), np.zeros((VALUES, 6), np.int64),
-            np.zeros(3, np.int64))
+            np.zeros((VALUES + 1, 4, WORDS), np.uint64),
+            np.zeros((VALUES, LEVEL_COLS), np.int64), np.zeros(3, np.int64))
 
 
 @jit(parallel=True)

@@ -12,11 +12,13 @@ then of the next, and so on (the tens first): K8 accepts any of them, and one ru
 makes the payment a function of the hand and the price.
 
 First the totals the hand can pay are found as bit sets (per value, per number of
-jokers used); the least of them at or above the price is what is paid. Then a search
-walks the values from the tens down, choosing how many cards of each value to pay
+jokers used; one or two words in local variables for the usual prices and at most one
+joker); the least of them at or above the price is what is paid. Then a search walks
+the values held from the tens down, choosing how many cards of each value to pay
 plainly and how many to double, following only choices from which the rest of that
 total is still reachable, the most cards of a value first, and cutting any that cannot
-beat the fewest cards found (each further card adds less than the value just left).
+beat the fewest cards found (no further card adds more than the next value held). It
+stops early at a payment with as few cards as any can have and no joker.
 """
 
 from __future__ import annotations
@@ -92,38 +94,70 @@ def _reach(counts, jokers, words, reach):
                 reach[i, j, w] |= reach[i, j - 1, w]
 
 
+@jit(inline=True)
+def _shl2(lo, hi, s):
+    """The two-word bit set (lo, hi) shifted up by ``s`` bits (bits past 128 dropped)."""
+    if s >= 128:
+        return np.uint64(0), np.uint64(0)
+    if s >= 64:
+        return np.uint64(0), lo << np.uint64(s - 64)
+    # lo >> (64 - s) in two steps: a shift by 64 is undefined for s = 0
+    return lo << np.uint64(s), (hi << np.uint64(s)) | ((lo >> np.uint64(1)) >> np.uint64(63 - s))
+
+
 @jit
-def _reach_one_word(counts, jokers, reach):
-    """``_reach`` when every total needed fits in one word (prices up to 44, most of
-    them): the four joker layers live in registers."""
-    r0, r1, r2, r3 = np.uint64(1), np.uint64(0), np.uint64(0), np.uint64(0)
-    reach[0, 0, 0], reach[0, 1, 0], reach[0, 2, 0], reach[0, 3, 0] = r0, r1, r2, r3
+def _reach_two_words(counts, reach):
+    """``_reach`` for at most one joker when every total needed fits in two words
+    (prices up to 108: nearly all of them), the two layers in local variables: layer 0
+    (no card doubled) and layer 1 (at most one). After c cards of value v, layer 0 is
+    layer 0 plus up to c cards of v, and layer 1 is the same from layer 1, or layer 0
+    plus up to c - 1 plain cards of v and one doubled."""
+    a_lo, a_hi = np.uint64(1), np.uint64(0)
+    b_lo, b_hi = np.uint64(1), np.uint64(0)
+    reach[0, 0, 0], reach[0, 0, 1], reach[0, 1, 0], reach[0, 1, 1] = a_lo, a_hi, b_lo, b_hi
     for i in range(VALUES):
-        c, v = counts[i], np.uint64(i + 2)
-        n0, n1, n2, n3 = r0, r1, r2, r3
-        plain = np.uint64(0)
-        for _ in range(c):                  # one more plain card of value v
-            plain += v
-            if plain >= 64:                 # past the word: totals never needed
-                break
-            n0 |= r0 << plain
-            n1 |= r1 << plain
-            n2 |= r2 << plain
-            n3 |= r3 << plain
-        if jokers > 0:                      # d doubled and k plain, d >= 1
-            for d in range(1, min(c, jokers) + 1):
-                for k in range(c - d + 1):
-                    shift = np.uint64(k + 2 * d) * v
-                    if shift >= 64:
-                        break
-                    n1 |= (r0 << shift) if d == 1 else np.uint64(0)
-                    n2 |= (r1 << shift) if d == 1 else (r0 << shift) if d == 2 else np.uint64(0)
-                    n3 |= ((r2 << shift) if d == 1 else (r1 << shift) if d == 2
-                           else r0 << shift)
-        r0, r1, r2, r3 = n0, n1, n2, n3
-        # cumulative: j jokers *or fewer*, as the search asks
-        reach[i + 1, 0, 0], reach[i + 1, 1, 0] = r0, r0 | r1
-        reach[i + 1, 2, 0], reach[i + 1, 3, 0] = r0 | r1 | r2, r0 | r1 | r2 | r3
+        c, v = counts[i], i + 2
+        if c > 0:
+            na_lo, na_hi, nb_lo, nb_hi = a_lo, a_hi, b_lo, b_hi
+            for k in range(1, c + 1):
+                if k == c:                            # layer 0 with c - 1 plain, doubled
+                    x_lo, x_hi = _shl2(na_lo, na_hi, 2 * v)
+                    nb_lo |= x_lo
+                    nb_hi |= x_hi
+                x_lo, x_hi = _shl2(a_lo, a_hi, k * v)
+                na_lo |= x_lo
+                na_hi |= x_hi
+                x_lo, x_hi = _shl2(b_lo, b_hi, k * v)
+                nb_lo |= x_lo
+                nb_hi |= x_hi
+            a_lo, a_hi, b_lo, b_hi = na_lo, na_hi, nb_lo, nb_hi
+        reach[i + 1, 0, 0], reach[i + 1, 0, 1] = a_lo, a_hi
+        reach[i + 1, 1, 0], reach[i + 1, 1, 1] = b_lo, b_hi
+
+
+@jit(inline=True)
+def _shl1(x, s):
+    """The one-word bit set ``x`` shifted up by ``s`` bits (bits past 64 dropped)."""
+    return x << np.uint64(s) if s < 64 else np.uint64(0)
+
+
+@jit
+def _reach_one_word(counts, reach):
+    """``_reach_two_words`` when every total needed fits in one word (prices up to 44:
+    most prices paid in play)."""
+    a, b = np.uint64(1), np.uint64(1)
+    reach[0, 0, 0], reach[0, 1, 0] = a, b
+    for i in range(VALUES):
+        c, v = counts[i], i + 2
+        if c > 0:
+            na, nb = a, b
+            for k in range(1, c + 1):
+                if k == c:                            # layer 0 with c - 1 plain, doubled
+                    nb |= _shl1(na, 2 * v)
+                na |= _shl1(a, k * v)
+                nb |= _shl1(b, k * v)
+            a, b = na, nb
+        reach[i + 1, 0, 0], reach[i + 1, 1, 0] = a, b
 
 
 @jit(inline=True)
@@ -131,39 +165,76 @@ def _has(bits, total):
     return (bits[total >> 6] >> np.uint64(total & 63)) & np.uint64(1)
 
 
+LEVEL_COLS = 8
+"""Columns of the search's level table (``_search``)."""
+
+
+@jit
+def _fewest_cards(counts, jokers, target):
+    """A lower bound on the cards of any payment of ``target``: a payment of n cards is
+    worth at most its n highest *units*, a unit being a card or the joker doubling it
+    (so the highest cards count twice, one for each joker)."""
+    cards, extra = 0, jokers
+    for i in range(VALUES - 1, -1, -1):
+        v = i + 2
+        doubled = min(counts[i], extra)
+        extra -= doubled
+        units = counts[i] + doubled
+        if target <= units * v:
+            return cards + (target + v - 1) // v
+        target -= units * v
+        cards += units
+    return cards
+
+
 @jit
 def _search(counts, target, price, jokers, reach, lv, best, best_take):
-    """The fewest cards, then fewest jokers, then highest cards (``_higher``) that pay
-    exactly ``target``, over values 8 (tens) down to 0 (twos), without recursion:
-    ``lv[i]`` holds level i's choice (cards of value i + 2 paid, of them doubled) and the
-    payment it extends (total, cards, jokers left, jokers used).
+    """The fewest cards, then fewest jokers, then highest cards (``_prefix``) that pay
+    exactly ``target``, over the values held from the tens down to the twos, without
+    recursion: ``lv[i]`` holds level i's choice (cards of value i + 2 paid, of them
+    doubled), the payment it extends (total, cards, jokers left, jokers used), the most
+    cards of the value that fit in what is left of the target, and the level above.
+    Values not held are skipped: their level keeps 0 cards paid.
 
-    Choices go from the most cards of a value down, the fewest doubled first. A branch
-    is cut when it cannot pay with fewer cards, or as few with fewer jokers, or tie
-    them with more cards of the higher values (``_prefix``). Only choices from which
-    the rest of the target is still reachable (``reach``) are followed; each further
-    card adds less than the value just left, so a branch needs at least
-    ``ceil(rest / (v - 1))`` more cards."""
-    M, D, T, N, JL, JU = 0, 1, 2, 3, 4, 5
-    i = VALUES - 1
-    lv[i, T], lv[i, N], lv[i, JL], lv[i, JU] = 0, 0, jokers, 0
-    lv[i, M], lv[i, D] = counts[i], -1
+    Choices go from the most cards of a value down, the fewest doubled first; none
+    overshoots the target. A branch is cut when it cannot pay with fewer cards, or as
+    few with fewer jokers, or tie them with more cards of the higher values
+    (``_prefix``). Only choices from which the rest of the target is still reachable
+    (``reach``) are followed; no further card adds more than the next value held (a
+    doubled card adds twice it, as two cards), so a branch needs at least
+    ``ceil(rest / that value)`` more cards.
+
+    Payments are found in the order of the tie-break (the most cards of the highest
+    value first; a payment with a joker can rank below one found after it, with the
+    same cards of the higher values but another of them doubled), so the search stops
+    at the first one that pays with as few cards as ``_fewest_cards`` allows and no
+    joker."""
+    M, D, T, N, JL, JU, Q, UP = 0, 1, 2, 3, 4, 5, 6, 7
+    fewest = _fewest_cards(counts, jokers, target)
+    i = -1
+    for j in range(VALUES):
+        lv[j, M] = 0
+        if counts[j] > 0:
+            i = j
+    if i < 0:
+        return
+    lv[i, T], lv[i, N], lv[i, JL], lv[i, JU], lv[i, UP] = 0, 0, jokers, 0, VALUES
+    lv[i, Q] = target // (i + 2)
+    lv[i, M], lv[i, D] = min(counts[i], lv[i, Q]), -1
     while True:
         lv[i, D] += 1                         # the next choice at this level
-        if lv[i, D] > min(lv[i, M], lv[i, JL]):
+        if lv[i, D] > min(lv[i, M], lv[i, JL], lv[i, Q] - lv[i, M]):
             lv[i, M] -= 1
             lv[i, D] = 0
             if lv[i, M] < 0:                  # level exhausted: back to the one above
-                i += 1
+                lv[i, M] = 0
+                i = lv[i, UP]
                 if i == VALUES:
                     return
                 continue
         m, d = lv[i, M], lv[i, D]
         v = i + 2
         t = lv[i, T] + (m + d) * v
-        if t > target:
-            lv[i, D] = VALUES                 # more doubled overshoots too: fewer cards
-            continue
         n = lv[i, N] + m + d
         used = lv[i, JU] + d
         if t == target:
@@ -173,30 +244,40 @@ def _search(counts, target, price, jokers, reach, lv, best, best_take):
                 for j in range(VALUES):
                     best_take[j] = lv[j, M] if j >= i else 0
                 best_take[JOKERS] = used
+                if n == fewest and used == 0:
+                    return  # nothing pays with fewer; the first found ranks highest
             # every other choice here pays less and needs more cards below, or more jokers
             lv[i, M] = 0
             lv[i, D] = VALUES
             continue
+        below = i - 1                         # the next value held
+        while below >= 0 and counts[below] == 0:
+            below -= 1
+        if below < 0:
+            continue
         jl = lv[i, JL] - d
         rest = target - t
-        if i == 0 or not _has(reach[i, jl], rest):
+        if not _has(reach[i, jl], rest):
             continue
-        more = n + (rest + v - 2) // (v - 1)
+        w = below + 2
+        more = n + (rest + w - 1) // w
         if more > best[1] or (more == best[1] and used > best[2]):
             continue
         if more == best[1] and used == best[2] and _prefix(lv, i, best_take) < 0:
             continue  # at best a tie that loses the tie-break
-        i -= 1
-        lv[i, T], lv[i, N], lv[i, JL], lv[i, JU] = t, n, jl, used
-        lv[i, M], lv[i, D] = counts[i], -1
+        lv[below, T], lv[below, N], lv[below, JL], lv[below, JU] = t, n, jl, used
+        lv[below, UP] = i
+        i = below
+        lv[i, Q] = rest // (i + 2)
+        lv[i, M], lv[i, D] = min(counts[i], lv[i, Q]), -1
 
 
 @jit
 def best_payment(counts, jokers_per_payment, price, pay, reach, levels, best):
     """Write into ``pay`` the payment of ``price`` (K8): cards per value and, at
     ``JOKERS``, jokers; return its value, or -1 if the seat cannot pay ``price``.
-    ``reach`` (uint64 10 x 4 x WORDS), ``levels`` (int64 9 x 6) and ``best`` (int64 3)
-    are scratch."""
+    ``reach`` (uint64 10 x 4 x WORDS), ``levels`` (int64 9 x LEVEL_COLS) and ``best``
+    (int64 3) are scratch."""
     pay[:] = 0
     if most_payable(counts, jokers_per_payment) < price:
         return -1
@@ -204,8 +285,10 @@ def best_payment(counts, jokers_per_payment, price, pay, reach, levels, best):
     # The least overpayment is below 20 (one card less would still pay: a doubled ten
     # is the most a card adds), so totals up to price + 19 are all the search needs.
     words = min(WORDS, (price + 20 + 63) >> 6)
-    if words == 1:
-        _reach_one_word(counts, jokers, reach)
+    if words == 1 and jokers <= 1:
+        _reach_one_word(counts, reach)
+    elif words == 2 and jokers <= 1:
+        _reach_two_words(counts, reach)
     else:
         _reach(counts, jokers, words, reach)
     target = price
@@ -221,5 +304,5 @@ def payment(counts, jokers_per_payment: int, price: int) -> tuple[int, np.ndarra
     pay = np.zeros(COUNTS, np.int64)
     value = best_payment(np.asarray(counts, np.int64), jokers_per_payment, price, pay,
                          np.zeros((VALUES + 1, 4, WORDS), np.uint64),
-                         np.zeros((VALUES, 6), np.int64), np.zeros(3, np.int64))
+                         np.zeros((VALUES, LEVEL_COLS), np.int64), np.zeros(3, np.int64))
     return int(value), pay
