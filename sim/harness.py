@@ -1,5 +1,6 @@
 """What every game's engine shares: the kernel's error records, the parallel block
-count, the match and seat columns of the tables, and the header of a trace.
+count, the match and seat columns of the tables, and the header of a trace; and, for
+the kernels of the card games, dealing hands and putting a seat's question.
 
 Error records: a kernel gets ``err``, an int64 array of ``count x ERR_SIZE``, zeros,
 and marks a match that went wrong with :func:`fail` (the first wrong match stops the
@@ -20,6 +21,7 @@ import numpy as np
 
 from sim.errors import BidlabError, IllegalActionError
 from sim.jit import jit
+from sim.rng import below
 from sim.rules import Rules
 
 ERR_CODE, ERR_SEAT, ERR_DEAL, ERR_STEP, ERR_VALUE, ERR_LO, ERR_HI = range(7)
@@ -50,6 +52,71 @@ def show_rules(o, R, shown):
     ``R[shown[i, 1]]`` at offset ``shown[i, 0]``, for every row of ``shown``."""
     for i in range(shown.shape[0]):
         o[shown[i, 0]] = R[shown[i, 1]]
+
+
+@jit
+def deal_hands(rng, si, fixed, d, n, size, hand_size, deck_at, hands_at, dealt_at):
+    """Hands of ``hand_size`` cards for ``n`` seats from a fresh deck of cards
+    ``0..size-1``, as masks into ``si[hands_at + s]`` and ``si[dealt_at + s]``: the hands
+    of ``fixed[d]`` where given (a mask; -1: dealt), the others in seat order from a
+    partial Fisher-Yates shuffle of the cards left (``si[deck_at:]`` is its scratch)
+    drawn from ``rng``. Where the hands take every card left, the last of them is what
+    the others leave, with no draw (so a deal draws no more than it needs)."""
+    taken = np.int64(0)
+    random_seats = n
+    given = d < fixed.shape[0]
+    if given:
+        for s in range(n):
+            if fixed[d, s] >= 0:
+                taken |= fixed[d, s]
+                random_seats -= 1
+    k = 0
+    for c in range(size):
+        if not taken & (np.int64(1) << c):
+            si[deck_at + k] = c
+            k += 1
+    need = hand_size * random_seats
+    if need == k:                       # the whole deck is dealt: the last hand is left
+        need = hand_size * max(random_seats - 1, 0)
+    for i in range(need):
+        j = i + below(rng, k - i)
+        t = si[deck_at + i]
+        si[deck_at + i] = si[deck_at + j]
+        si[deck_at + j] = t
+    r = 0
+    for s in range(n):
+        if given and fixed[d, s] >= 0:
+            hand = fixed[d, s]
+        else:
+            hand = np.int64(0)
+            for i in range(hand_size):
+                hand |= np.int64(1) << si[deck_at + hand_size * r + i]
+            r += 1
+        si[hands_at + s] = hand
+        si[dealt_at + s] = hand
+
+
+@jit
+def show_seat(o, p, rng, params, rngs, s, hand, seat_at, hand_at):
+    """Prepare seat ``s``'s question: its number and own ``hand`` into the observation
+    (at ``seat_at``, ``hand_at``), its parameters and random state into scratch vectors
+    (no array views in the hot loop)."""
+    o[seat_at] = s
+    o[hand_at] = hand
+    for j in range(params.shape[1]):
+        p[j] = params[s, j]
+    for j in range(4):
+        rng[j] = rngs[1 + s, j]
+
+
+@jit
+def keep_seat_rng(o, rng, rngs, s, hand_at, legal_at):
+    """After seat ``s``'s answer: keep its advanced random state, and take its hand and
+    the legal set out of the observation."""
+    for j in range(4):
+        rngs[1 + s, j] = rng[j]
+    o[hand_at] = 0
+    o[legal_at] = 0
 
 
 def new_errors(count: int) -> np.ndarray:

@@ -106,8 +106,9 @@ def test_observation_holds_only_the_own_hand():
 
 
 def test_kernel_show_copies_only_the_asking_seats_hand():
-    """``_show`` writes the asking seat's number and own hand; other seats' hands in the
-    kernel's scratch never reach the vector; ``_keep_rng`` clears the hand again."""
+    """``harness.show_seat`` writes the asking seat's number and own hand; other seats'
+    hands in the kernel's scratch never reach the vector; ``keep_seat_rng`` clears the
+    hand again."""
     n_params = 2
     o, p, rng, rngs, work, si = K.new_scratch(n_params)
     K._start_game(pack(GAME.make_rules({})), o)
@@ -120,9 +121,9 @@ def test_kernel_show_copies_only_the_asking_seats_hand():
         for s in (1, 2, 3):
             si[K.I_HANDS + s] = sum(1 << int(c) for c in hands[6 * s:6 * s + 6])
         K._start_deal(o, 4, 0, 3, si)
-        K._show(o, p, rng, si, params, rngs, 0)
+        H.show_seat(o, p, rng, params, rngs, 0, si[K.I_HANDS], O.SEAT, O.HAND)
         views.append(o.copy())
-        K._keep_rng(o, rng, rngs, 0)
+        H.keep_seat_rng(o, rng, rngs, 0, O.HAND, O.LEGAL)
         assert o[O.HAND] == 0 and o[O.LEGAL] == 0
     assert (views[0] == views[1]).all()
     assert views[0][O.HAND] == (1 << 6) - 1 and views[0][O.SEAT] == 0

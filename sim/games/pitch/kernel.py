@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from sim import harness as H
 from sim import tricks as T
 from sim.games.pitch import core as C
 from sim.games.pitch import obs as O
@@ -47,7 +48,7 @@ from sim.games.pitch.rules import (
 )
 from sim.harness import ERR_CODE, ILLEGAL, OK, TRACE_OVERFLOW, fail, show_rules
 from sim.jit import jit, prange
-from sim.rng import DEAL_STREAM, below, seed_stream
+from sim.rng import DEAL_STREAM, seed_stream
 
 # A module import, resolved by numba when it compiles: importing ``strategies.pitch``
 # first (it imports this package) then works too, and no name is needed before then.
@@ -92,37 +93,8 @@ I_SIZE = I_FORCED + MAX_PLAYERS
 @jit
 def _deal(R, rng, si, fixed, d):
     """P1: six cards each into ``si[I_HANDS + s]`` (masks) and ``si[I_DEALT + s]``."""
-    n = R[R_PLAYERS]
-    size = 52 + R[R_JOKER]
-    taken = np.int64(0)
-    random_seats = n
-    if d < fixed.shape[0]:
-        for s in range(n):
-            if fixed[d, s] >= 0:
-                taken |= fixed[d, s]
-                random_seats -= 1
-    k = 0
-    for c in range(size):
-        if not taken & (np.int64(1) << c):
-            si[I_DECK + k] = c
-            k += 1
-    need = HAND * random_seats
-    for i in range(need):                       # partial Fisher-Yates
-        j = i + below(rng, k - i)
-        t = si[I_DECK + i]
-        si[I_DECK + i] = si[I_DECK + j]
-        si[I_DECK + j] = t
-    r = 0
-    for s in range(n):
-        if d < fixed.shape[0] and fixed[d, s] >= 0:
-            hand = fixed[d, s]
-        else:
-            hand = np.int64(0)
-            for i in range(HAND):
-                hand |= np.int64(1) << si[I_DECK + HAND * r + i]
-            r += 1
-        si[I_HANDS + s] = hand
-        si[I_DEALT + s] = hand
+    H.deal_hands(rng, si, fixed, d, R[R_PLAYERS], 52 + R[R_JOKER], HAND, I_DECK, I_HANDS,
+                 I_DEALT)
 
 
 RULES_SHOWN = np.array([(O.PLAYERS, R_PLAYERS), (O.JOKER, R_JOKER), (O.MIN_BID, R_MIN_BID),
@@ -169,39 +141,19 @@ def _start_deal(o, n, d, dealer, si):
 
 
 @jit
-def _show(o, p, rng, si, params, rngs, s):
-    """Prepare seat ``s``'s question: its number and own hand into the observation, its
-    parameters and random state into scratch vectors (no array views in the hot loop)."""
-    o[O.SEAT] = s
-    o[O.HAND] = si[I_HANDS + s]
-    for j in range(params.shape[1]):
-        p[j] = params[s, j]
-    for j in range(4):
-        rng[j] = rngs[1 + s, j]
-
-
-@jit
-def _keep_rng(o, rng, rngs, s):
-    for j in range(4):
-        rngs[1 + s, j] = rng[j]
-    o[O.HAND] = 0
-    o[O.LEGAL] = 0
-
-
-@jit
 def _ask_bid(pid, o, p, rng, si, params, rngs, s):
-    _show(o, p, rng, si, params, rngs, s)
+    H.show_seat(o, p, rng, params, rngs, s, si[I_HANDS + s], O.SEAT, O.HAND)
     b = SP.bid(pid, o, p, rng)
-    _keep_rng(o, rng, rngs, s)
+    H.keep_seat_rng(o, rng, rngs, s, O.HAND, O.LEGAL)
     return b
 
 
 @jit
 def _ask_card(pid, o, p, rng, work, si, params, rngs, s, legal):
-    _show(o, p, rng, si, params, rngs, s)
+    H.show_seat(o, p, rng, params, rngs, s, si[I_HANDS + s], O.SEAT, O.HAND)
     o[O.LEGAL] = legal
     c = SP.play(pid, o, p, rng, work)
-    _keep_rng(o, rng, rngs, s)
+    H.keep_seat_rng(o, rng, rngs, s, O.HAND, O.LEGAL)
     return c
 
 

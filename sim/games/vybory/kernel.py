@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from sim import harness as H
 from sim import tricks as T
 from sim.games.vybory import core as C
 from sim.games.vybory import obs as O
@@ -38,7 +39,7 @@ from sim.games.vybory.rules import (
 )
 from sim.harness import ERR_CODE, ILLEGAL, OK, fail, show_rules
 from sim.jit import jit, prange
-from sim.rng import DEAL_STREAM, below, seed_stream
+from sim.rng import DEAL_STREAM, seed_stream
 
 # A module import, resolved by numba when it compiles: importing ``strategies.vybory``
 # first (it imports this package) then works too, and no name is needed before then.
@@ -85,35 +86,7 @@ I_SIZE = I_FORCED + MAX_CALLS
 def deal(rng, si, fixed, d):
     """V1: 13 cards each into ``si[I_HANDS + s]`` and ``si[I_DEALT + s]`` (masks); the
     hands of ``fixed[d]`` where given."""
-    taken = np.int64(0)
-    random_seats = PLAYERS
-    given = d < fixed.shape[0]
-    if given:
-        for s in range(PLAYERS):
-            if fixed[d, s] >= 0:
-                taken |= fixed[d, s]
-                random_seats -= 1
-    k = 0
-    for c in range(52):
-        if not taken & (np.int64(1) << c):
-            si[I_DECK + k] = c
-            k += 1
-    for i in range(HAND * max(random_seats - 1, 0)):          # partial Fisher-Yates
-        j = i + below(rng, k - i)
-        t = si[I_DECK + i]
-        si[I_DECK + i] = si[I_DECK + j]
-        si[I_DECK + j] = t
-    r = 0
-    for s in range(PLAYERS):
-        if given and fixed[d, s] >= 0:
-            hand = fixed[d, s]
-        else:
-            hand = np.int64(0)
-            for i in range(HAND):
-                hand |= np.int64(1) << si[I_DECK + HAND * r + i]
-            r += 1
-        si[I_HANDS + s] = hand
-        si[I_DEALT + s] = hand
+    H.deal_hands(rng, si, fixed, d, PLAYERS, 52, HAND, I_DECK, I_HANDS, I_DEALT)
 
 
 @jit(nrt=True)
@@ -169,26 +142,6 @@ def _start_deal(o, d, dealer, si):
 
 
 @jit
-def _show(o, p, rng, si, params, rngs, s):
-    """Prepare seat ``s``'s question: its number and own hand into the observation, its
-    parameters and random state into scratch vectors (no array views in the hot loop)."""
-    o[O.SEAT] = s
-    o[O.HAND] = si[I_HANDS + s]
-    for j in range(params.shape[1]):
-        p[j] = params[s, j]
-    for j in range(4):
-        rng[j] = rngs[1 + s, j]
-
-
-@jit
-def _keep_rng(o, rng, rngs, s):
-    for j in range(4):
-        rngs[1 + s, j] = rng[j]
-    o[O.HAND] = 0
-    o[O.LEGAL] = 0
-
-
-@jit
 def _election(o, p, rng, si, elect_pids, elect_params, rngs, m, d, dealer, err, log_calls,
               n_forced):
     """V2-V5. Returns (contract type, first announcer, his partner, calls made); type 0
@@ -199,9 +152,9 @@ def _election(o, p, rng, si, elect_pids, elect_params, rngs, m, d, dealer, err, 
         if k < n_forced:
             t = si[I_FORCED + k]
         else:
-            _show(o, p, rng, si, elect_params, rngs, s)
+            H.show_seat(o, p, rng, elect_params, rngs, s, si[I_HANDS + s], O.SEAT, O.HAND)
             t = SV.elect(elect_pids[s], o, p, rng)
-            _keep_rng(o, rng, rngs, s)
+            H.keep_seat_rng(o, rng, rngs, s, O.HAND, O.LEGAL)
         allowed = np.int64(ALL_TYPES) & ~o[O.NAMED + s]
         if t < 1 or t > N_TYPES or not allowed >> t & 1:                  # V2
             fail(err, m, ILLEGAL, s, d, k, t, allowed, 0)
@@ -246,10 +199,10 @@ def _tricks(o, p, rng, work, si, play_pids, play_params, rngs, m, d, first, trum
             if T.count(legal) == 1:
                 c = T.lowest(legal)
             else:
-                _show(o, p, rng, si, play_params, rngs, s)
+                H.show_seat(o, p, rng, play_params, rngs, s, si[I_HANDS + s], O.SEAT, O.HAND)
                 o[O.LEGAL] = legal
                 c = SV.play(play_pids[s], o, p, rng, work)
-                _keep_rng(o, rng, rngs, s)
+                H.keep_seat_rng(o, rng, rngs, s, O.HAND, O.LEGAL)
                 if c < 0 or c > 51 or not legal & (np.int64(1) << c):
                     fail(err, m, ILLEGAL_CARD, s, d, t, c, legal, led)
                     return False

@@ -18,6 +18,7 @@ from sim import harness as H
 from sim.errors import BidlabError
 from sim.game import Rollouts
 from sim.games.vybory import kernel as K
+from sim.games.vybory import obs as O
 from sim.games.vybory.engine import check_policies, explain, policy_arrays
 from sim.games.vybory.rules import PLAYERS, pack
 from sim.games.vybory.situation import candidates, parse, type_names
@@ -40,9 +41,9 @@ def _calls_agree(o, p, rng, si, elect_pids, elect_params, rngs, d, dealer, force
         s = (dealer + 1 + k) % PLAYERS
         t = forced[k]
         if infer >> s & 1:
-            K._show(o, p, rng, si, elect_params, rngs, s)
+            H.show_seat(o, p, rng, elect_params, rngs, s, si[K.I_HANDS + s], O.SEAT, O.HAND)
             answer = SV.elect(elect_pids[s], o, p, rng)
-            K._keep_rng(o, rng, rngs, s)
+            H.keep_seat_rng(o, rng, rngs, s, O.HAND, O.LEGAL)
             if answer != t:
                 return False
         K.announce(o, k, s, t)
