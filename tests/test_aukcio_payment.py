@@ -112,3 +112,11 @@ def test_k8_prices_at_the_bit_set_word_boundaries():
         assert (value - price, int(pay.sum()), int(pay[JOKERS]), pay[:9].tolist()) == \
             _brute_force(counts.tolist(), jp, price)
         checked += 1
+
+
+def test_the_search_divides_exactly_by_multiplying():
+    from sim.games.aukcio.payment import DIV_MUL, DIV_SHIFT
+
+    x = np.arange(1 << 16, dtype=np.int64)
+    for w in range(2, 11):
+        assert ((x * DIV_MUL[w]) >> DIV_SHIFT == x // w).all()
