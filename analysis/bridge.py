@@ -26,6 +26,7 @@ import pandas as pd
 from analysis.runs import import_deals, make_rules
 from analysis.stats import mean_ci, paired_difference
 from analysis.tables import field_percentages, matchpoints
+from analysis.tournament import distinct_names
 from sim.errors import BidlabError, StrategyError
 from sim.game import Policies
 from sim.games.bridge.core import score as duplicate_score
@@ -84,16 +85,6 @@ def strategy_policies(spec: str) -> tuple[Strategy, Policies]:
     return seats.strategies[0], {"bid": (seats.ids("bid"), seats.params("bid"))}
 
 
-def field_names(labels: list[str]) -> list[str]:
-    """Distinct names: a label seen before gets ``#2``, ``#3``, ..."""
-    seen: dict[str, int] = {}
-    out = []
-    for label in labels:
-        seen[label] = seen.get(label, 0) + 1
-        out.append(label if seen[label] == 1 else f"{label} #{seen[label]}")
-    return out
-
-
 def pairs(strategies: list[str], n: int | None = None, *, seed: int = 0,
           opponents: str = "natural", rules: dict[str, Any] | None = None,
           boards: str | Path | None = None, start: int = 0,
@@ -110,7 +101,7 @@ def pairs(strategies: list[str], n: int | None = None, *, seed: int = 0,
     n = board_count(n, deals, start)
     so, po = strategy_policies(opponents)
     parsed = [strategy_policies(spec) for spec in strategies]
-    names = field_names([s.label for s, _ in parsed])
+    names = distinct_names([s.label for s, _ in parsed])
     seatings = [(seating(p, po), (s.label, so.label) * 2) for s, p in parsed]
     played = play_tables(seatings, n, seed, r, start, deals, progress)
     scores = pd.DataFrame({
