@@ -203,6 +203,18 @@ def test_auktsion_situations_are_consistent_real_states():
         assert f"({mine} points)" in s.question
 
 
+def _bidev_report(tmp_path, monkeypatch, fake_bid_ev, *situations, n=4000) -> str:
+    """The HTML of a made-up fpsb report holding only the bid-EV section of
+    ``situations``, with ``fake_bid_ev`` standing in for ``analysis.bidev.bid_ev``."""
+    from analysis import bidev
+
+    monkeypatch.setattr(bidev, "bid_ev", fake_bid_ev)
+    spec = GameSpec("fpsb", sections=("bidev",), situations=lambda ctx: list(situations))
+    r = build_report(["fpsb"], n=n, out=tmp_path, specs={"fpsb": spec}, progress=False,
+                     strict=True)
+    return r.html.read_text()
+
+
 def test_bidev_section_from_a_bid_ev_frame(tmp_path, monkeypatch):
     """The optimal-bid section renders whatever analysis.bidev.bid_ev returns."""
     calls = []
@@ -220,12 +232,8 @@ def test_bidev_section_from_a_bid_ev_frame(tmp_path, monkeypatch):
                               "group": [0, 1, 2]})
         return bidev.BidEV(game, {}, frame, "bid 1", 0.97, {"game": game, "rollouts": rollouts})
 
-    monkeypatch.setattr(bidev, "bid_ev", fake_bid_ev)
-    spec = GameSpec("fpsb", sections=("bidev",), situations=lambda ctx: [
-        Situation("A made-up spot", {"x": 1}, "What to bid?", ("pass", "1", "2"))])
-    r = build_report(["fpsb"], n=4000, out=tmp_path, specs={"fpsb": spec}, progress=False,
-                     strict=True)
-    text = r.html.read_text()
+    text = _bidev_report(tmp_path, monkeypatch, fake_bid_ev, Situation(
+        "A made-up spot", {"x": 1}, "What to bid?", ("pass", "1", "2")))
     assert calls == [("fpsb", 200, ["pass", "1", "2"])]
     assert "Bid 1 has the highest expected match score, 12.0 points (95% CI 11.6 to 12.4)" in text
     assert "bid 1 scores 2.0 points more than passing" in text
@@ -250,12 +258,8 @@ def test_bidev_section_names_the_games_outcomes(tmp_path, monkeypatch):
             game, {"calls_tell": ["N", "E"]}, frame, "2H", 1.0, {},
             outcomes={"score": "score (your side)", "win": "matchpoints", "imps": "IMPs vs best"})
 
-    monkeypatch.setattr(bidev, "bid_ev", fake_bid_ev)
-    spec = GameSpec("fpsb", sections=("bidev",), situations=lambda ctx: [
-        Situation("Partner opened 1H", {"x": 1}, "Which raise?")])
-    r = build_report(["fpsb"], n=4000, out=tmp_path, specs={"fpsb": spec}, progress=False,
-                     strict=True)
-    text = r.html.read_text()
+    text = _bidev_report(tmp_path, monkeypatch, fake_bid_ev,
+                         Situation("Partner opened 1H", {"x": 1}, "Which raise?"))
     assert "2H has the highest expected score (your side), 140 points" in text
     assert "2H scores 40 points more than passing" in text
     assert "matchpoints, % [95% CI]" in text and "IMPs vs best [95% CI]" in text
@@ -460,12 +464,8 @@ def test_bidev_reading_names_a_group_of_candidates_once(tmp_path, monkeypatch):
                               "p_best": [0.0, 0.34, 0.33, 0.33], "group": [0, 1, 1, 1]})
         return bidev.BidEV(game, {}, frame, "bid 1", 0.34, {"game": game, "rollouts": rollouts})
 
-    monkeypatch.setattr(bidev, "bid_ev", fake_bid_ev)
-    spec = GameSpec("fpsb", sections=("bidev",), situations=lambda ctx: [
-        Situation("A made-up spot", {"x": 1}, "What to bid?")])
-    r = build_report(["fpsb"], n=4000, out=tmp_path, specs={"fpsb": spec}, progress=False,
-                     strict=True)
-    text = r.html.read_text()
+    text = _bidev_report(tmp_path, monkeypatch, fake_bid_ev,
+                         Situation("A made-up spot", {"x": 1}, "What to bid?"))
     assert "Any of bid 1..3 gives the highest expected match score" in text
     assert "these 3 candidates give the same outcome in every one of the 200 rollouts" in text
     assert "it scores 2.0 points more than passing" in text
@@ -516,14 +516,11 @@ def test_bidev_shows_the_moment_where_the_call_matters_most(tmp_path, monkeypatc
                               "diff_ci_high": [-g, 0.0], "p_best": [0.0, 1.0], "group": [0, 1]})
         return bidev.BidEV(game, {}, frame, "bid 1", 1.0, {"game": game, "rollouts": rollouts})
 
-    monkeypatch.setattr(bidev, "bid_ev", fake_bid_ev)
-    spec = GameSpec("fpsb", sections=("bidev",), situations=lambda ctx: [
-        Situation("A spot", {"x": "a"}, "Moment a.",
-                  alternatives=(Situation("A spot", {"x": "b"}, "Moment b."),
-                                Situation("A spot", {"x": "c"}, "Moment c.")))])
-    r = build_report(["fpsb"], n=10_000, out=tmp_path, specs={"fpsb": spec}, progress=False,
-                     strict=True)
-    text = r.html.read_text()
+    moments = (Situation("A spot", {"x": "b"}, "Moment b."),
+               Situation("A spot", {"x": "c"}, "Moment c."))
+    text = _bidev_report(tmp_path, monkeypatch, fake_bid_ev,
+                         Situation("A spot", {"x": "a"}, "Moment a.", alternatives=moments),
+                         n=10_000)
     assert played[:3] == [("a", 200), ("b", 200), ("c", 200)] and played[3] == ("b", 500)
     assert "Moment b." in text and "Moment a." not in text
     assert "chosen among 3 of its kind" in text and "at least 4.00 points behind" in text
