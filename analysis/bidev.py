@@ -162,14 +162,15 @@ def summarize(actions: list[str], score: np.ndarray, win: np.ndarray, seed: int 
 
 def bid_ev(game: str, situation: Mapping[str, Any], *, rollouts: int | None = None, seed: int = 0,
            rules: Mapping[str, Any] | None = None, strategies: StrategySpec = None,
-           candidates: list[str] | None = None) -> BidEV:
+           candidates: list[str] | None = None, progress: bool | None = None) -> BidEV:
     """Expected match score and win share of each candidate action in ``situation``,
     ranked by the game's ``bidev_metric``.
 
     ``situation`` holds the game's situation keys (``bidlab bid-ev GAME --help``), as
     strings or values; ``candidates`` the actions to compare (default: the game's
     typical set, e.g. pass and the smallest legal bids); ``rollouts`` defaults to the
-    game's ``bidev_rollouts`` (20,000; bridge 200).
+    game's ``bidev_rollouts`` (20,000; bridge 200). ``progress``: bars on the slow steps
+    (bridge's double-dummy solving); None shows them only on a terminal.
     """
     g = get_game(game)
     if g.rollouts is None:
@@ -182,7 +183,7 @@ def bid_ev(game: str, situation: Mapping[str, Any], *, rollouts: int | None = No
     r = make_rules(game, rules)
     seats = seat_strategies(game, r, strategies)
     out = g.rollouts(r, policy_arrays(game, seats), seats.labels, dict(situation),
-                     candidates, seed, rollouts)
+                     candidates, seed, rollouts, progress)
     state = out.situation
     frame, best, p_best = summarize(out.actions, out.score, out.win, seed,
                                     metric=g.bidev_metric, extra=out.extra or None)

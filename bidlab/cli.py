@@ -505,9 +505,9 @@ def cmd_bid_ev(args) -> None:
     if args.seat is not None:
         situation["seat"] = args.seat
     rules = {**(load_rules_file(args.rules) if args.rules else {}), **_rules(args)}
-    with _bars_off(args.no_progress):
-        result = bid_ev(args.game, situation, rollouts=args.rollouts, seed=args.seed,
-                        rules=rules, strategies=args.strategy, candidates=args.candidates)
+    result = bid_ev(args.game, situation, rollouts=args.rollouts, seed=args.seed, rules=rules,
+                    strategies=args.strategy, candidates=args.candidates,
+                    progress=False if args.no_progress else None)
     if args.json:
         print(json.dumps(result.to_json(), indent=1))
         return
@@ -553,29 +553,6 @@ def cmd_bid_ev(args) -> None:
               f"(probability this group is best: {best['p_best']:.2f})")
     else:
         print(f"\nbest: {result.best} (probability it is best: {result.p_best:.2f})")
-
-
-class _NotATerminal:
-    """``sys.stderr`` as progress bars see it under --no-progress: not a terminal, so
-    a bar left to decide for itself (tqdm's ``disable=None``) stays off."""
-
-    def __init__(self, stream):
-        self._stream = stream
-
-    def isatty(self) -> bool:
-        return False
-
-    def __getattr__(self, name):
-        return getattr(self._stream, name)
-
-
-def _bars_off(off: bool):
-    """A context in which progress bars that decide by the terminal stay off (bid-ev's
-    analysis takes no progress argument)."""
-    import contextlib
-    if not off:
-        return contextlib.nullcontext()
-    return contextlib.redirect_stderr(_NotATerminal(sys.stderr))
 
 
 def cmd_trace(args) -> None:

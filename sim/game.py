@@ -95,8 +95,9 @@ class Game:
     summary_metrics: tuple[str, ...] = ("score", "win")
     """Columns of the ``seats`` table that a run summary reports per strategy and seat."""
     rollouts: Callable[..., Rollouts] | None = None
-    """Bid-EV rollouts: ``(rules, policies, labels, situation, candidates, seed, n)`` ->
-    :class:`Rollouts`; None where the game has no bid-EV yet."""
+    """Bid-EV rollouts: ``(rules, policies, labels, situation, candidates, seed, n,
+    progress)`` -> :class:`Rollouts` (``progress``: bars on the slow steps, bridge's
+    double-dummy solving; None: on a terminal); None where the game has no bid-EV yet."""
     situation_help: str = ""
     """The situation keys ``bid-ev`` accepts, for ``--help`` and error messages."""
     bidev_metric: str = "score"

@@ -135,7 +135,8 @@ def _hidden(rules: Rules, s: Situation) -> tuple[np.ndarray, np.ndarray]:
 
 
 def run_rollouts(rules: Rules, policies, labels: tuple[str, ...], situation: dict[str, Any],
-                 candidate_calls: list[str] | None, seed: int, n: int) -> Rollouts:
+                 candidate_calls: list[str] | None, seed: int, n: int,
+                 progress: bool | None = None) -> Rollouts:
     """Win share of the asking seat for each candidate call, ``n`` rollouts each."""
     s = parse(rules, situation)
     cands = candidates(rules, s, candidate_calls)

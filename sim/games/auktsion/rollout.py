@@ -221,7 +221,8 @@ def sampler_arrays(s: Situation, players: int) -> tuple[np.ndarray, ...]:
 
 
 def run_rollouts(rules: Rules, policies, labels: tuple[str, ...], values: dict[str, Any],
-                 given: list[str] | None, seed: int, n: int):
+                 given: list[str] | None, seed: int, n: int,
+                 progress: bool | None = None):
     """``Game.rollouts`` for auktsion: every candidate call in the situation ``values``,
     played out ``n`` times."""
     s = parse(rules, values)

@@ -292,13 +292,14 @@ def play(rules: Rules, policies, labels: tuple[str, ...], s: Situation, calls: l
 
 
 def run_rollouts(rules: Rules, policies, labels: tuple[str, ...], values: dict[str, Any],
-                 given: list[str] | None, seed: int, n: int):
+                 given: list[str] | None, seed: int, n: int,
+                 progress: bool | None = None):
     """``Game.rollouts`` for bridge: every candidate call in the situation ``values``,
     played out on ``n`` deals; ``win`` is the matchpoint share among the candidates and
     ``extra["imps"]`` the IMPs against the best candidate."""
     s = parse(rules, values)
     calls = candidates(s, given)
-    _, _, _, score = play(rules, policies, labels, s, calls, seed, n)
+    _, _, _, score = play(rules, policies, labels, s, calls, seed, n, progress)
     situation = s.to_json()
     situation["calls_tell"] = [SEAT_NAMES[t] for t in calls_tell(s, _policy_arrays(policies)[0])]
     return Rollouts([action_name(c) for c in calls], score, matchpoints(score), situation,

@@ -100,7 +100,8 @@ def policy_arrays(policies):
 
 
 def run_rollouts(rules: Rules, policies, labels: tuple[str, ...], values: dict[str, Any],
-                 given: list[str] | None, seed: int, n: int):
+                 given: list[str] | None, seed: int, n: int,
+                 progress: bool | None = None):
     """``Game.rollouts`` for pitch: every candidate call in the situation ``values``,
     played out ``n`` times."""
     _check_policies(policies, rules.players)

@@ -123,7 +123,8 @@ def _infer_seats(policies, s) -> int:
 
 
 def run_rollouts(rules: Rules, policies, labels: tuple[str, ...], values: dict[str, Any],
-                 given: list[str] | None, seed: int, n: int) -> Rollouts:
+                 given: list[str] | None, seed: int, n: int,
+                 progress: bool | None = None) -> Rollouts:
     """``Game.rollouts`` for vybory: every candidate type in the situation ``values``,
     played out ``n`` times."""
     check_policies(policies)
