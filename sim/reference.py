@@ -16,7 +16,8 @@ and the ports of its policies. This module holds the rest, once:
   params)`` pairs, or a tuple of parts for one seat) into one :class:`Seat` per player,
   with the same rules and the same error messages in every game;
 - :func:`play` (one match -> its trace) and :func:`play_many` (matches without traces,
-  the benchmark's baseline), given the game's match class.
+  the benchmark's baseline), given the game's match class; :func:`entry_points` binds
+  the two to it, as a game's ``reference.play`` and ``reference.play_many``.
 
 What a seat may be (:func:`seats_from`), per seat:
 
@@ -336,3 +337,31 @@ def play_many(match: type[ReferenceMatch], rules: Rules | Mapping[str, Any] | No
         for k in match.FIGURES:
             out[k].append(figures[k])
     return out
+
+
+def entry_points(match: type[ReferenceMatch]) -> tuple[Callable[..., dict], Callable[..., dict]]:
+    """A game's ``reference.play`` and ``reference.play_many``: :func:`play` and
+    :func:`play_many` bound to its match class ``match``."""
+    game = match.PORTS.game
+
+    def play_one(rules: Rules | Mapping[str, Any] | None, strategies: Any, seed: int,
+                 index: int, labels: Sequence[str] | None = None, **options: Any) -> dict:
+        return play(match, rules, strategies, seed, index, labels, **options)
+
+    def play_count(rules: Rules | Mapping[str, Any] | None, strategies: Any, seed: int,
+                   start: int, count: int) -> dict[str, list]:
+        return play_many(match, rules, strategies, seed, start, count)
+
+    play_one.__name__ = play_one.__qualname__ = "play"
+    play_one.__doc__ = (
+        f"Play {game} match ``index`` of the run with ``seed`` and return its trace, equal "
+        f"to ``GAME.trace(rules, policies, labels, seed, index)`` for the same strategies "
+        f"(anything ``sim.reference.seats_from`` takes: a ``SeatAssignment``, strategy "
+        f"texts, ``Strategy`` or ``PythonPolicy`` objects, functions). ``labels`` replace "
+        f"the strategy labels in the trace; ``options`` go to ``{match.__qualname__}``.")
+    play_count.__name__ = play_count.__qualname__ = "play_many"
+    play_count.__doc__ = (
+        f"Play {game} matches ``start .. start + count - 1`` without traces (the "
+        f"plain-Python baseline of the benchmark): per column of ``FIGURES``, one entry "
+        f"per match.")
+    return play_one, play_count

@@ -644,21 +644,4 @@ class Match(ReferenceMatch):
                 "lots": self.lots_played, "sales": self.sales, "reshuffles": self.reshuffles}
 
 
-def play(rules: Rules | Mapping[str, Any] | None, strategies: Any, seed: int, index: int,
-         labels: Sequence[str] | None = None) -> dict:
-    """Play match ``index`` of the run with ``seed`` and return its trace, equal to
-    ``GAME.trace(rules, policies, labels, seed, index)`` for the same strategies.
-
-    ``strategies``: a ``SeatAssignment``, or one spec per seat (strategy text such as
-    ``"setvalue:block=0.9"``, a ``Strategy``, a :class:`PythonPolicy`, a function, or a
-    ``(function, params)`` pair; see ``sim/reference.py``). ``labels`` overrides the
-    strategy labels in the trace.
-    """
-    return shared.play(Match, rules, strategies, seed, index, labels)
-
-
-def play_many(rules: Rules | Mapping[str, Any] | None, strategies: Any, seed: int, start: int,
-              count: int) -> dict[str, list]:
-    """Play matches ``start .. start + count - 1`` without traces (the plain-Python
-    baseline of the benchmark): per match, the columns of :meth:`Match.figures`."""
-    return shared.play_many(Match, rules, strategies, seed, start, count)
+play, play_many = shared.entry_points(Match)

@@ -406,21 +406,4 @@ class Match(ReferenceMatch):
                 "money_end": list(self.money), "lots_bought": list(self.bought)}
 
 
-def play(rules: Rules | Mapping[str, Any] | None, strategies: Any, seed: int, index: int,
-         labels: Sequence[str] | None = None) -> dict:
-    """Play match ``index`` of the run with ``seed`` and return its trace, equal to
-    ``GAME.trace(rules, policies, labels, seed, index)`` for the same strategies.
-
-    ``strategies``: a ``SeatAssignment``, or one spec per seat (strategy text such as
-    ``"value:multiple=2"``, a ``Strategy``, a :class:`PythonPolicy`, a function, or a
-    ``(function, params)`` pair; see ``sim/reference.py``). ``labels`` overrides the
-    strategy labels in the trace.
-    """
-    return shared.play(Match, rules, strategies, seed, index, labels)
-
-
-def play_many(rules: Rules | Mapping[str, Any] | None, strategies: Any, seed: int, start: int,
-              count: int) -> dict[str, list]:
-    """Play matches ``start .. start + count - 1`` without traces (the plain-Python
-    baseline of the benchmark): per match and seat, the columns of :meth:`Match.figures`."""
-    return shared.play_many(Match, rules, strategies, seed, start, count)
+play, play_many = shared.entry_points(Match)

@@ -877,17 +877,4 @@ class Match(ReferenceMatch):
                 "tricks": list(self.tricks_total)}
 
 
-def play(rules: Rules | Mapping[str, Any] | None, strategies: Any, seed: int, index: int,
-         labels: Sequence[str] | None = None,
-         fixed: Sequence[Sequence[int]] | None = None) -> dict:
-    """Play tour ``index`` of the run with ``seed`` and return its trace, equal to
-    ``GAME.trace(rules, policies, labels, seed, index)`` for the same strategies
-    (anything :func:`seats_from` takes); ``fixed`` as :class:`Match` takes it."""
-    return shared.play(Match, rules, strategies, seed, index, labels, fixed=fixed)
-
-
-def play_many(rules: Rules | Mapping[str, Any] | None, strategies: Any, seed: int, start: int,
-              count: int) -> dict[str, list]:
-    """Play tours ``start .. start + count - 1`` without traces (the plain-Python
-    baseline of the benchmark): per tour the columns of :meth:`Match.figures`."""
-    return shared.play_many(Match, rules, strategies, seed, start, count)
+play, play_many = shared.entry_points(Match)
