@@ -20,6 +20,8 @@ loops and the policies' playouts can call them in their hottest loops.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from llvmlite import ir
 from numba.core import types
@@ -286,6 +288,94 @@ def count_by_rank(mask, weights):
         if w != 0:
             total += w * count(mask & rank_mask(r))
     return total
+
+
+# -- the public trick state in a policy's observation --------------------------------
+
+class TrickView(NamedTuple):
+    """Where a trick game's observation vector (``sim/games/<game>/obs.py``) keeps the
+    public state of the deal's tricks: one offset per field, per-seat fields holding
+    one entry per seat. The match loops of every trick game update it through
+    :func:`clear_tricks`, :func:`open_trick`, :func:`show_card` and
+    :func:`close_trick` (``sim/pytricks.py`` for the reference engines), so the state
+    a policy reads is kept by the same rules in every game."""
+
+    trick: int       # trick number, 0-based
+    leader: int      # seat that led (or leads) the trick in progress
+    n_cards: int     # cards in the trick in progress
+    played: int      # every card played in the deal (mask), the trick in progress included
+    led: int         # effective suit led to the trick in progress; -1 before its lead
+    winning: int     # card winning the trick in progress so far; -1 before its lead
+    left: int        # per seat: cards still in hand
+    played_by: int   # per seat: mask of the cards played
+    won_by: int      # per seat: mask of the cards won in tricks
+    voids: int       # per seat: suits (4-bit set) shown to be lacking
+    cards: int       # the trick in progress, in play order from the leader
+
+
+@jit
+def clear_tricks(o, v, n, hand_size):
+    """A new deal: no card played, ``hand_size`` cards in each of ``n`` hands."""
+    o[v.trick] = 0
+    o[v.leader] = -1
+    o[v.n_cards] = 0
+    o[v.played] = 0
+    o[v.led] = -1
+    o[v.winning] = -1
+    for s in range(n):
+        o[v.left + s] = hand_size
+        o[v.played_by + s] = 0
+        o[v.won_by + s] = 0
+        o[v.voids + s] = 0
+        o[v.cards + s] = -1
+
+
+@jit
+def open_trick(o, v, t, leader):
+    """Trick ``t`` begins, ``leader`` to lead."""
+    o[v.trick] = t
+    o[v.leader] = leader
+
+
+@jit
+def show_card(o, v, k, s, card, trump, rule, low_wins):
+    """Seat ``s`` plays ``card`` as the ``k``-th card of the trick in progress (``trump``
+    the trump suit at that moment, ``rule`` the follow rule): the suit led, the card
+    winning so far, the voids it reveals and the cards played."""
+    b = np.int64(1) << card
+    if k == 0:
+        o[v.led] = effective_suit(card, trump)
+        o[v.winning] = card
+    else:
+        led = o[v.led]
+        o[v.voids + s] |= revealed_voids(card, led, trump, rule)
+        if power(card, led, trump, low_wins) > power(o[v.winning], led, trump, low_wins):
+            o[v.winning] = card
+    o[v.cards + k] = card
+    o[v.n_cards] = k + 1
+    o[v.played] |= b
+    o[v.played_by + s] |= b
+    o[v.left + s] -= 1
+
+
+@jit
+def close_trick(o, v, n):
+    """The trick in progress (all ``n`` cards played) goes to the seat of its winning
+    card; returns (that seat, the trick's cards as a mask)."""
+    leader = o[v.leader]
+    winner = np.int64(-1)
+    taken = np.int64(0)
+    for k in range(n):
+        c = o[v.cards + k]
+        taken |= np.int64(1) << c
+        if c == o[v.winning]:
+            winner = (leader + k) % n
+        o[v.cards + k] = -1
+    o[v.won_by + winner] |= taken
+    o[v.n_cards] = 0
+    o[v.led] = -1
+    o[v.winning] = -1
+    return winner, taken
 
 
 # -- one trick, as a game loop plays it --------------------------------------------

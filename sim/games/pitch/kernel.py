@@ -122,21 +122,11 @@ def _start_deal(o, n, d, dealer, si):
     o[O.PITCHER] = -1
     o[O.CONTRACT] = 0
     o[O.TRUMP] = -1
-    o[O.TRICK] = 0
-    o[O.LEADER] = -1
-    o[O.TRICK_N] = 0
-    o[O.PLAYED] = 0
-    o[O.LED] = -1
-    o[O.WINNING] = -1
     o[O.LEGAL] = 0
+    T.clear_tricks(o, O.TRICKS, n, HAND)
     for s in range(n):
         o[O.BIDS + s] = O.NOT_YET
         o[O.SCORES + s] = si[I_SCORES + s]
-        o[O.LEFT + s] = HAND
-        o[O.PLAYED_BY + s] = 0
-        o[O.WON_BY + s] = 0
-        o[O.VOIDS + s] = 0
-        o[O.TRICK_CARDS + s] = -1
         si[I_WON + s] = 0
 
 
@@ -207,19 +197,13 @@ def _tricks(R, o, p, rng, work, si, play_pids, play_params, rngs, m, d, pitcher,
     logging = log_cards.shape[0] > 0
     leader = pitcher
     trump = np.int64(-1)
-    played = np.int64(0)
     o[O.PHASE] = O.PLAYING
     for t in range(HAND):
-        o[O.TRICK] = t
-        o[O.LEADER] = leader
-        led = np.int64(-1)
-        best_pos = 0
-        best = np.int64(-1)
-        tmask = np.int64(0)
+        T.open_trick(o, O.TRICKS, t, leader)
         for k in range(n):
             s = (leader + k) % n
             hand = si[I_HANDS + s]
-            legal = C.legal(hand, led, trump)
+            legal = C.legal(hand, o[O.LED], trump)
             if T.count(legal) == 1:
                 c = T.lowest(legal)
             else:
@@ -227,42 +211,17 @@ def _tricks(R, o, p, rng, work, si, play_pids, play_params, rngs, m, d, pitcher,
                 if c < 0 or c > 52 or not legal & (np.int64(1) << c):
                     fail(err, m, ILLEGAL_CARD, s, d, t, c, legal, trump)
                     return np.int64(-1)
-            b = np.int64(1) << c
-            si[I_HANDS + s] = hand & ~b
-            played |= b
-            tmask |= b
-            if k == 0:
-                if trump < 0:
-                    trump = C.trump_of_lead(c)                       # P6
-                    o[O.TRUMP] = trump
-                led = T.effective_suit(c, trump)
-                best = c
-                best_pos = 0
-                o[O.LED] = led
-            else:
-                o[O.VOIDS + s] |= T.revealed_voids(c, led, trump, T.FOLLOW_OR_TRUMP)
-                if T.power(c, led, trump, False) > T.power(best, led, trump, False):  # P8
-                    best = c
-                    best_pos = k
-            o[O.WINNING] = best
-            o[O.TRICK_CARDS + k] = c
-            o[O.TRICK_N] = k + 1
-            o[O.PLAYED] = played
-            o[O.PLAYED_BY + s] |= b
-            o[O.LEFT + s] -= 1
+            si[I_HANDS + s] = hand & ~(np.int64(1) << c)
+            if trump < 0:
+                trump = C.trump_of_lead(c)                                   # P6
+                o[O.TRUMP] = trump
+            T.show_card(o, O.TRICKS, k, s, c, trump, T.FOLLOW_OR_TRUMP, False)  # P7, P8
             if logging:
                 log_cards[d, t * n + k] = c
-        winner = (leader + best_pos) % n
-        si[I_WON + winner] |= tmask
-        o[O.WON_BY + winner] |= tmask
+        leader, taken = T.close_trick(o, O.TRICKS, n)
+        si[I_WON + leader] |= taken
         if logging:
-            log_tricks[d, t] = winner
-        leader = winner
-        o[O.TRICK_N] = 0
-        o[O.LED] = -1
-        o[O.WINNING] = -1
-        for k in range(n):
-            o[O.TRICK_CARDS + k] = -1
+            log_tricks[d, t] = leader
     return trump
 
 

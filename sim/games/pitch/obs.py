@@ -15,6 +15,7 @@ cards played); the cards each seat still holds (a count); every score.
 """
 
 from sim.games.pitch.rules import MAX_PLAYERS
+from sim.tricks import TrickView
 
 # Bid codes (``BIDS`` entries and a bid policy's answer).
 PASS = 0
@@ -66,3 +67,8 @@ WON_BY = PLAYED_BY + MAX_PLAYERS   # mask of the cards each seat has won in tric
 VOIDS = WON_BY + MAX_PLAYERS       # suits (4-bit set) each seat has shown it lacks
 TRICK_CARDS = VOIDS + MAX_PLAYERS  # the trick in progress, in play order from LEADER
 SIZE = TRICK_CARDS + MAX_PLAYERS
+
+TRICKS = TrickView(trick=TRICK, leader=LEADER, n_cards=TRICK_N, played=PLAYED, led=LED,
+                   winning=WINNING, left=LEFT, played_by=PLAYED_BY, won_by=WON_BY, voids=VOIDS,
+                   cards=TRICK_CARDS)
+"""The trick fields above, as the shared trick helpers (``sim/tricks.py``) take them."""

@@ -119,24 +119,14 @@ def _start_deal(o, d, dealer, si):
     o[O.SECOND] = -1
     o[O.TRUMP] = -1
     o[O.LOW_WINS] = 0
-    o[O.TRICK] = 0
-    o[O.LEADER] = -1
-    o[O.TRICK_N] = 0
-    o[O.PLAYED] = 0
-    o[O.LED] = -1
-    o[O.WINNING] = -1
     o[O.LEGAL] = 0
+    T.clear_tricks(o, O.TRICKS, PLAYERS, HAND)
     for k in range(MAX_CALLS):
         o[O.CALLS + k] = O.NONE
     for s in range(PLAYERS):
         o[O.NAMED + s] = 0
         o[O.SCORES + s] = si[I_SCORES + s]
-        o[O.LEFT + s] = HAND
-        o[O.PLAYED_BY + s] = 0
-        o[O.WON_BY + s] = 0
         o[O.TRICKS_BY + s] = 0
-        o[O.VOIDS + s] = 0
-        o[O.TRICK_CARDS + s] = -1
         si[I_WON + s] = 0
         si[I_TRICKS + s] = 0
 
@@ -183,64 +173,33 @@ def _tricks(o, p, rng, work, si, play_pids, play_params, rngs, m, d, first, trum
     Returns False after an illegal card."""
     logging = log_cards.shape[0] > 0
     leader = (first + 1) % PLAYERS                                        # V6
-    played = np.int64(0)
     o[O.PHASE] = O.PLAYING
     for t in range(TRICKS):
-        o[O.TRICK] = t
-        o[O.LEADER] = leader
-        led = np.int64(-1)
-        best_pos = 0
-        best = np.int64(-1)
-        tmask = np.int64(0)
+        T.open_trick(o, O.TRICKS, t, leader)
         for k in range(PLAYERS):
             s = (leader + k) % PLAYERS
             hand = si[I_HANDS + s]
-            legal = T.legal_cards(hand, led, trump, T.FOLLOW_SUIT)        # V7
+            legal = T.legal_cards(hand, o[O.LED], trump, T.FOLLOW_SUIT)  # V7
             if T.count(legal) == 1:
                 c = T.lowest(legal)
             else:
-                H.show_seat(o, p, rng, play_params, rngs, s, si[I_HANDS + s], O.SEAT, O.HAND)
+                H.show_seat(o, p, rng, play_params, rngs, s, hand, O.SEAT, O.HAND)
                 o[O.LEGAL] = legal
                 c = SV.play(play_pids[s], o, p, rng, work)
                 H.keep_seat_rng(o, rng, rngs, s, O.HAND, O.LEGAL)
                 if c < 0 or c > 51 or not legal & (np.int64(1) << c):
-                    fail(err, m, ILLEGAL_CARD, s, d, t, c, legal, led)
+                    fail(err, m, ILLEGAL_CARD, s, d, t, c, legal, o[O.LED])
                     return False
-            b = np.int64(1) << c
-            si[I_HANDS + s] = hand & ~b
-            played |= b
-            tmask |= b
-            if k == 0:
-                led = np.int64(c // 13)
-                best = c
-                best_pos = 0
-                o[O.LED] = led
-            else:
-                o[O.VOIDS + s] |= T.revealed_voids(c, led, trump, T.FOLLOW_SUIT)
-                if T.power(c, led, trump, low) > T.power(best, led, trump, low):  # V8, V9
-                    best = c
-                    best_pos = k
-            o[O.WINNING] = best
-            o[O.TRICK_CARDS + k] = c
-            o[O.TRICK_N] = k + 1
-            o[O.PLAYED] = played
-            o[O.PLAYED_BY + s] |= b
-            o[O.LEFT + s] -= 1
+            si[I_HANDS + s] = hand & ~(np.int64(1) << c)
+            T.show_card(o, O.TRICKS, k, s, c, trump, T.FOLLOW_SUIT, low)      # V8, V9
             if logging:
                 log_cards[d, t * PLAYERS + k] = c
-        winner = (leader + best_pos) % PLAYERS
-        si[I_WON + winner] |= tmask
-        si[I_TRICKS + winner] += 1
-        o[O.WON_BY + winner] |= tmask
-        o[O.TRICKS_BY + winner] += 1
+        leader, taken = T.close_trick(o, O.TRICKS, PLAYERS)
+        si[I_WON + leader] |= taken
+        si[I_TRICKS + leader] += 1
+        o[O.TRICKS_BY + leader] += 1
         if logging:
-            log_tricks[d, t] = winner
-        leader = winner
-        o[O.TRICK_N] = 0
-        o[O.LED] = -1
-        o[O.WINNING] = -1
-        for k in range(PLAYERS):
-            o[O.TRICK_CARDS + k] = -1
+            log_tricks[d, t] = leader
     return True
 
 

@@ -16,6 +16,7 @@ every score.
 """
 
 from sim.games.vybory.rules import MAX_CALLS, PLAYERS
+from sim.tricks import TrickView
 
 NONE = 0
 """In ``CALLS``, ``CONTRACT``: no type (yet). Types are 1..8."""
@@ -58,3 +59,8 @@ TRICKS_BY = WON_BY + PLAYERS        # tricks each seat has won
 VOIDS = TRICKS_BY + PLAYERS         # suits (4-bit set) each seat has shown it lacks
 TRICK_CARDS = VOIDS + PLAYERS       # the trick in progress, in play order from LEADER
 SIZE = TRICK_CARDS + PLAYERS
+
+TRICKS = TrickView(trick=TRICK, leader=LEADER, n_cards=TRICK_N, played=PLAYED, led=LED,
+                   winning=WINNING, left=LEFT, played_by=PLAYED_BY, won_by=WON_BY, voids=VOIDS,
+                   cards=TRICK_CARDS)
+"""The trick fields above, as the shared trick helpers (``sim/tricks.py``) take them."""
