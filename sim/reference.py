@@ -300,6 +300,16 @@ class ReferenceMatch:
             shown = tuple(list(v) for v in shown)
         return p.func(*shown, p.params, self.rngs[seat])
 
+    def ask_holding(self, seat: int, decision: str, o: list[int], hand: int, legal: int,
+                    at: tuple[int, int, int]) -> Any:
+        """``seat``'s answer, shown ``o`` with its number, own ``hand`` and ``legal``
+        cards written at the offsets ``at`` (seat, hand, legal) for this question only,
+        so the observation never keeps a seat's hidden cards."""
+        o[at[0]], o[at[1]], o[at[2]] = seat, hand, legal
+        answer = self.ask(seat, decision, o)
+        o[at[1]] = o[at[2]] = 0
+        return answer
+
     def play(self) -> ReferenceMatch:
         raise NotImplementedError
 

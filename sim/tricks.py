@@ -20,6 +20,7 @@ loops and the policies' playouts can call them in their hottest loops.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import NamedTuple
 
 import numpy as np
@@ -311,6 +312,18 @@ class TrickView(NamedTuple):
     won_by: int      # per seat: mask of the cards won in tricks
     voids: int       # per seat: suits (4-bit set) shown to be lacking
     cards: int       # the trick in progress, in play order from the leader
+
+    @classmethod
+    def of(cls, layout: Mapping[str, int]) -> TrickView:
+        """The view of an observation layout that names these fields as every trick
+        game's ``obs.py`` does (``TRICK``, ``LEADER``, ``TRICK_N``, ...): in ``obs.py``,
+        ``TRICKS = TrickView.of(globals())``."""
+        return cls(*(layout[name] for name in OBS_NAMES))
+
+
+OBS_NAMES = ("TRICK", "LEADER", "TRICK_N", "PLAYED", "LED", "WINNING", "LEFT", "PLAYED_BY",
+             "WON_BY", "VOIDS", "TRICK_CARDS")
+"""The names of the :class:`TrickView` fields in a game's ``obs.py``, in field order."""
 
 
 @jit

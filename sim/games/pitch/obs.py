@@ -68,7 +68,5 @@ VOIDS = WON_BY + MAX_PLAYERS       # suits (4-bit set) each seat has shown it la
 TRICK_CARDS = VOIDS + MAX_PLAYERS  # the trick in progress, in play order from LEADER
 SIZE = TRICK_CARDS + MAX_PLAYERS
 
-TRICKS = TrickView(trick=TRICK, leader=LEADER, n_cards=TRICK_N, played=PLAYED, led=LED,
-                   winning=WINNING, left=LEFT, played_by=PLAYED_BY, won_by=WON_BY, voids=VOIDS,
-                   cards=TRICK_CARDS)
+TRICKS = TrickView.of(globals())
 """The trick fields above, as the shared trick helpers (``sim/tricks.py``) take them."""

@@ -40,21 +40,22 @@ from collections.abc import Mapping, Sequence
 from numbers import Integral
 from typing import Any
 
+from sim import pytricks as PT
 from sim import reference as shared
 from sim.cards import SUITS, format_card
 from sim.errors import IllegalActionError
 from sim.games.pitch import obs as O
 from sim.games.pitch.rules import make as make_rules
 from sim.pyrng import Stream
-from sim.pytricks import count, draw_card, highest, lowest, random_card, suit_cards
+from sim.pytricks import count, highest, lowest, random_card, suit_cards
 from sim.reference import Ports, PythonPolicy, ReferenceMatch, Seat
 from sim.rules import Rules
+from sim.tricks import FOLLOW_OR_TRUMP
 
 __all__ = ["HOLD", "PASS", "Match", "PythonPolicy", "play", "play_many", "seats_from"]
 
 PASS, HOLD = O.PASS, O.HOLD
 JOKER = 52
-JOKER_BIT = 1 << 52
 SUIT_BITS = 0x1FFF
 DECK52 = (1 << 52) - 1
 SPADES = 3
@@ -63,52 +64,26 @@ GAME_POINTS = (0, 0, 0, 0, 0, 0, 0, 0, 10, 1, 2, 3, 4)
 POINT_NAMES = ("high", "low", "jack", "joker", "game")
 GREEDY_RISK, GREEDY_PULL = 10, 0
 
+ASKING = (O.SEAT, O.HAND, O.LEGAL)
+"""Where a question shows the asking seat, its hand and its legal cards."""
+
 # -- trick rules (port of sim/tricks.py; the card-set helpers are in sim/pytricks.py) ----
-
-
-def trump_cards(trump: int) -> int:
-    return suit_cards(trump) | JOKER_BIT if trump >= 0 else 0
-
-
-def effective_suit(card: int, trump: int) -> int:
-    return trump if card == JOKER else card // 13
-
-
-def led_cards(led: int, trump: int) -> int:
-    return trump_cards(trump) if led == trump else suit_cards(led)
 
 
 def legal(hand: int, led: int, trump: int) -> int:
     """P7 (``FOLLOW_OR_TRUMP``)."""
-    if led < 0:
-        return hand
-    follow = hand & led_cards(led, trump)
-    if trump >= 0 and led != trump:
-        follow |= hand & trump_cards(trump)
-    return follow if follow else hand
-
-
-def power(card: int, led: int, trump: int) -> int:
-    if card == JOKER:
-        r, s = -1, trump
-    else:
-        r, s = card % 13, card // 13
-    if trump >= 0 and s == trump:
-        return 32 + r
-    if s == led:
-        return 16 + r
-    return 0
+    return PT.legal_cards(hand, led, trump, FOLLOW_OR_TRUMP)
 
 
 def highest_trump(m: int, trump: int) -> int:
     t = m & suit_cards(trump)
     if t:
         return highest(t)
-    return JOKER if m & JOKER_BIT else -1
+    return JOKER if m & PT.JOKER_BIT else -1
 
 
 def lowest_trump(m: int, trump: int) -> int:
-    if m & JOKER_BIT:
+    if m & PT.JOKER_BIT:
         return JOKER
     return lowest(m & suit_cards(trump))
 
@@ -122,15 +97,15 @@ def beating(mask: int, best: int, led: int, trump: int) -> int:
         if best == JOKER:
             return mask & suit_cards(trump)
         return mask & suit_cards(trump) & _above(best)
-    out = mask & trump_cards(trump)
+    out = mask & PT.trump_cards(trump)
     if best // 13 == led:
         out |= mask & suit_cards(led) & _above(best)
     return out
 
 
 def weakest(mask: int, led: int, trump: int) -> int:
-    tr = trump_cards(trump)
-    lc = led_cards(led, trump) if led >= 0 else 0
+    tr = PT.trump_cards(trump)
+    lc = PT.led_cards(led, trump) if led >= 0 else 0
     off = mask & ~tr & ~lc
     if off:
         return lowest(off)
@@ -149,26 +124,6 @@ def strongest(mask: int, led: int, trump: int) -> int:
         if side:
             return highest(side)
     return highest(mask)
-
-
-def revealed_voids(card: int, led: int, trump: int) -> int:
-    s = effective_suit(card, trump)
-    if led < 0 or s == led:
-        return 0
-    if trump >= 0 and s == trump:
-        return 0
-    v = 1 << led
-    if trump >= 0:
-        v |= 1 << trump
-    return v
-
-
-def void_cards(voids: int, trump: int) -> int:
-    m = 0
-    for s in range(4):
-        if voids & (1 << s):
-            m |= led_cards(s, trump) if trump >= 0 else suit_cards(s)
-    return m
 
 
 def game_count(m: int) -> int:
@@ -209,7 +164,7 @@ def score_deal(dealt: Sequence[int], won: Sequence[int], trump: int, low_capture
         low = -1
     jack_card = trump * 13 + JACK_RANK
     jack = _owner(won, jack_card) if in_play >> jack_card & 1 else -1
-    joker = _owner(won, JOKER) if in_play & JOKER_BIT else -1
+    joker = _owner(won, JOKER) if in_play & PT.JOKER_BIT else -1
     counts = [game_count(m) for m in won]
     best = max(counts)
     tied = [s for s, c in enumerate(counts) if c == best]
@@ -262,7 +217,7 @@ def game_winner(before: Sequence[int], delta: Sequence[int], owners: Sequence[in
 def suit_value(hand: int, suit: int, n: int, deck_size: int, joker_game: int,
                low_captured: int) -> float:
     cards = (hand >> (13 * suit)) & SUIT_BITS
-    joker = joker_game != 0 and (hand & JOKER_BIT) != 0
+    joker = joker_game != 0 and (hand & PT.JOKER_BIT) != 0
     if cards == 0 and not (joker and suit == SPADES):
         return -1.0
     cnt = count(cards) + (1 if joker else 0)
@@ -353,7 +308,7 @@ def trick_value(mask: int, trump: int) -> int:
     v = game_count(mask)
     if trump >= 0 and mask >> (trump * 13 + JACK_RANK) & 1:
         v += 10
-    if mask & JOKER_BIT:
+    if mask & PT.JOKER_BIT:
         v += 10
     return v
 
@@ -371,14 +326,7 @@ def throw_cost(card: int, trump: int) -> int:
 
 
 def cheapest(mask: int, trump: int) -> int:
-    best, cost = -1, 1 << 30
-    while mask:
-        c = lowest(mask)
-        mask &= mask - 1
-        x = throw_cost(c, trump)
-        if x < cost:
-            cost, best = x, c
-    return best
+    return PT.first_lowest(mask, lambda c: throw_cost(c, trump))
 
 
 def first_lead(hand: int, n: int, deck: int, joker_game: int, low_captured: int) -> int:
@@ -395,7 +343,7 @@ def first_lead(hand: int, n: int, deck: int, joker_game: int, low_captured: int)
 def greedy_lead(hand: int, trump: int, played: int, deck: int, is_pitcher: bool,
                 pull: int) -> int:
     unseen = deck & ~played & ~hand
-    tr = trump_cards(trump)
+    tr = PT.trump_cards(trump)
     mine = hand & tr
     theirs = unseen & tr
     if mine and theirs:
@@ -455,17 +403,10 @@ def greedy_card(hand, lg, trump, led, best, trick, n_after, is_pitcher, played, 
     return greedy_follow(hand, lg, trump, led, best, trick, n_after, played, deck, risk)
 
 
-def _trick_so_far(o: list[int]) -> int:
-    m = 0
-    for i in range(o[O.TRICK_N]):
-        m |= 1 << o[O.TRICK_CARDS + i]
-    return m
-
-
 def _greedy(o, p, rng) -> int:
     k = o[O.TRICK_N]
     return greedy_card(o[O.HAND], o[O.LEGAL], o[O.TRUMP], o[O.LED], o[O.WINNING],
-                       _trick_so_far(o), o[O.PLAYERS] - 1 - k, o[O.SEAT] == o[O.PITCHER],
+                       PT.trick_so_far(o, O.TRICKS), o[O.PLAYERS] - 1 - k, o[O.SEAT] == o[O.PITCHER],
                        o[O.PLAYED], o[O.DECK], o[O.PLAYERS], o[O.JOKER], o[O.LOW_CAPTURED],
                        int(p[0]), int(p[1]))
 
@@ -480,7 +421,7 @@ def _sample(o: list[int], rng: Stream) -> list[int] | None:
     pool = o[O.DECK] & ~o[O.PLAYED] & ~o[O.HAND]
 
     def room(s: int) -> int:
-        return count(pool & ~void_cards(o[O.VOIDS + s], trump)) - o[O.LEFT + s]
+        return count(pool & ~PT.void_cards(o[O.VOIDS + s], trump)) - o[O.LEFT + s]
 
     order: list[int] = []
     for s in range(n):
@@ -494,15 +435,9 @@ def _sample(o: list[int], rng: Stream) -> list[int] | None:
     hands = [0] * n
     hands[me] = o[O.HAND]
     for s in order:
-        allowed = pool & ~void_cards(o[O.VOIDS + s], trump)
-        need = o[O.LEFT + s]
-        if count(allowed) < need:
+        hand = PT.draw_hand(rng, pool & ~PT.void_cards(o[O.VOIDS + s], trump), o[O.LEFT + s])
+        if hand is None:
             return None
-        hand = 0
-        for _ in range(need):
-            c = draw_card(rng, allowed)
-            hand |= 1 << c
-            allowed &= ~(1 << c)
         pool &= ~hand
         hands[s] = hand
     return hands
@@ -516,12 +451,8 @@ def _sample_relaxed(o: list[int], rng: Stream) -> list[int]:
     for s in range(n):
         if s == me:
             continue
-        hand = 0
-        for _ in range(o[O.LEFT + s]):
-            c = draw_card(rng, pool)
-            hand |= 1 << c
-            pool &= ~(1 << c)
-        hands[s] = hand
+        hands[s] = PT.draw_hand(rng, pool, o[O.LEFT + s])
+        pool &= ~hands[s]
     return hands
 
 
@@ -530,42 +461,24 @@ def _playout(o: list[int], sampled: list[int], dealt: list[int], first: int) -> 
     joker_game, low_captured = o[O.JOKER], o[O.LOW_CAPTURED]
     hands = list(sampled)
     won = [o[O.WON_BY + s] for s in range(n)]
-    trump, leader, trick_no, k = o[O.TRUMP], o[O.LEADER], o[O.TRICK], o[O.TRICK_N]
-    played, led, best = o[O.PLAYED], o[O.LED], o[O.WINNING]
-    trick, best_pos = 0, 0
-    for i in range(k):
-        c = o[O.TRICK_CARDS + i]
-        trick |= 1 << c
-        if c == best:
-            best_pos = i
+    trump, trick = o[O.TRUMP], PT.TrickInPlay(o, O.TRICKS, n)
     card = first
     while True:
-        seat = (leader + k) % n
+        seat = trick.seat
         if card < 0:
-            hand = hands[seat]
-            card = greedy_card(hand, legal(hand, led, trump), trump, led, best, trick,
-                               n - 1 - k, seat == pitcher, played, deck, n, joker_game,
-                               low_captured, GREEDY_RISK, GREEDY_PULL)
-        b = 1 << card
-        hands[seat] &= ~b
-        played |= b
-        trick |= b
-        if k == 0:
-            if trump < 0:
-                trump = trump_of_lead(card)
-            led = effective_suit(card, trump)
-            best, best_pos = card, 0
-        elif power(card, led, trump) > power(best, led, trump):
-            best, best_pos = card, k
-        k += 1
+            hand, led = hands[seat], trick.led
+            card = greedy_card(hand, legal(hand, led, trump), trump, led, trick.best,
+                               trick.cards, n - 1 - trick.k, seat == pitcher, trick.played,
+                               deck, n, joker_game, low_captured, GREEDY_RISK, GREEDY_PULL)
+        hands[seat] &= ~(1 << card)
+        if trump < 0:
+            trump = trump_of_lead(card)
+        winner = trick.add(card, trump, False)
         card = -1
-        if k == n:
-            winner = (leader + best_pos) % n
-            won[winner] |= trick
-            trick_no += 1
-            if trick_no == 6:
+        if winner >= 0:
+            won[winner] |= trick.taken
+            if trick.number == 6:
                 break
-            leader, k, trick, led, best = winner, 0, 0, -1, -1
     owners = score_deal(dealt, won, trump, bool(low_captured), bool(o[O.TIE_PITCHER]), pitcher)
     _, delta, _ = settle(owners, n, pitcher, o[O.CONTRACT])
     u = (n - 1) * delta[me]
@@ -708,7 +621,7 @@ class Match(ReferenceMatch):
         o[O.TIE_PITCHER] = int(rules.game_tie == "pitcher")
         o[O.SMUDGE] = int(rules.smudge)
         o[O.TARGET] = rules.target
-        o[O.DECK] = DECK52 | (JOKER_BIT if rules.joker else 0)
+        o[O.DECK] = DECK52 | (PT.JOKER_BIT if rules.joker else 0)
 
     # -- what a seat sees ---------------------------------------------------------------
     def observation(self, seat: int, legal_cards: int = 0) -> list[int]:
@@ -720,40 +633,14 @@ class Match(ReferenceMatch):
         o[O.LEGAL] = legal_cards
         return o
 
-    def _ask(self, seat: int, decision: str, legal_cards: int = 0) -> int:
-        o = self.o
-        o[O.SEAT] = seat
-        o[O.HAND] = self.hands[seat]
-        o[O.LEGAL] = legal_cards
-        answer = self.ask(seat, decision, o)
-        o[O.HAND] = 0
-        o[O.LEGAL] = 0
-        return answer
+    def _ask(self, seat: int, decision: str, legal: int = 0) -> int:
+        return self.ask_holding(seat, decision, self.o, self.hands[seat], legal, ASKING)
 
     # -- a deal -------------------------------------------------------------------------
     def _deal(self, d: int) -> None:
         n = self.n
-        size = 52 + int(self.rules.joker)
         row = self.fixed[d] if d < len(self.fixed) else [-1] * n
-        taken = 0
-        for m in row:
-            if m >= 0:
-                taken |= m
-        deck = [c for c in range(size) if not taken >> c & 1]
-        random_seats = sum(1 for m in row if m < 0)
-        for i in range(6 * random_seats):                        # partial Fisher-Yates
-            j = i + self.deal_rng.below(len(deck) - i)
-            deck[i], deck[j] = deck[j], deck[i]
-        hands, r = [], 0
-        for s in range(n):
-            if row[s] >= 0:
-                hands.append(row[s])
-            else:
-                hand = 0
-                for c in deck[6 * r:6 * r + 6]:
-                    hand |= 1 << c
-                hands.append(hand)
-                r += 1
+        hands = PT.deal_hands(self.deal_rng, row, 52 + int(self.rules.joker), 6)
         self.hands = hands
         self.dealt = list(hands)
 
@@ -795,17 +682,15 @@ class Match(ReferenceMatch):
     def _tricks(self, d: int, pitcher: int, log: list | None) -> tuple[int, list[int]]:
         n, o = self.n, self.o
         won = [0] * n
-        leader, trump, played = pitcher, -1, 0
+        leader, trump = pitcher, -1
         o[O.PHASE] = O.PLAYING
         for t in range(6):
-            o[O.TRICK] = t
-            o[O.LEADER] = leader
-            led, best, best_pos, tmask = -1, -1, 0, 0
+            PT.open_trick(o, O.TRICKS, t, leader)
             cards = []
             for k in range(n):
                 s = (leader + k) % n
                 hand = self.hands[s]
-                lg = legal(hand, led, trump)
+                lg = legal(hand, o[O.LED], trump)
                 if count(lg) == 1:
                     c = lowest(lg)
                 else:
@@ -817,39 +702,17 @@ class Match(ReferenceMatch):
                             f"{self.seats[s].label!r} played {_show_card(c)}, which is "
                             f"illegal; legal: "
                             f"{' '.join(mask_cards(lg))} (rule P7)")
-                b = 1 << c
-                self.hands[s] = hand & ~b
-                played |= b
-                tmask |= b
-                if k == 0:
-                    if trump < 0:
-                        trump = trump_of_lead(c)
-                        o[O.TRUMP] = trump
-                    led = effective_suit(c, trump)
-                    best, best_pos = c, 0
-                    o[O.LED] = led
-                else:
-                    o[O.VOIDS + s] |= revealed_voids(c, led, trump)
-                    if power(c, led, trump) > power(best, led, trump):
-                        best, best_pos = c, k
-                o[O.WINNING] = best
-                o[O.TRICK_CARDS + k] = c
-                o[O.TRICK_N] = k + 1
-                o[O.PLAYED] = played
-                o[O.PLAYED_BY + s] |= b
-                o[O.LEFT + s] -= 1
+                self.hands[s] = hand & ~(1 << c)
+                if trump < 0:
+                    trump = trump_of_lead(c)                                          # P6
+                    o[O.TRUMP] = trump
+                PT.show_card(o, O.TRICKS, k, s, c, trump, FOLLOW_OR_TRUMP, False)      # P7, P8
                 cards.append([s, format_card(c)])
-            winner = (leader + best_pos) % n
-            won[winner] |= tmask
-            o[O.WON_BY + winner] |= tmask
+            winner, taken = PT.close_trick(o, O.TRICKS, n)
+            won[winner] |= taken
             if log is not None:
                 log.append({"leader": leader, "cards": cards, "winner": winner})
             leader = winner
-            o[O.TRICK_N] = 0
-            o[O.LED] = -1
-            o[O.WINNING] = -1
-            for k in range(n):
-                o[O.TRICK_CARDS + k] = -1
         return trump, won
 
     def play_deal(self, d: int) -> None:
@@ -858,16 +721,11 @@ class Match(ReferenceMatch):
         self._deal(d)
         o[O.DEAL], o[O.DEALER], o[O.PHASE] = d, dealer, O.BIDDING
         o[O.HIGH_BID], o[O.HIGH_BIDDER], o[O.PITCHER], o[O.CONTRACT] = 0, -1, -1, 0
-        o[O.TRUMP], o[O.TRICK], o[O.LEADER], o[O.TRICK_N] = -1, 0, -1, 0
-        o[O.PLAYED], o[O.LED], o[O.WINNING], o[O.LEGAL] = 0, -1, -1, 0
+        o[O.TRUMP], o[O.LEGAL] = -1, 0
+        PT.clear_tricks(o, O.TRICKS, n, 6)
         for s in range(n):
             o[O.BIDS + s] = O.NOT_YET
             o[O.SCORES + s] = self.scores[s]
-            o[O.LEFT + s] = 6
-            o[O.PLAYED_BY + s] = 0
-            o[O.WON_BY + s] = 0
-            o[O.VOIDS + s] = 0
-            o[O.TRICK_CARDS + s] = -1
         calls: list | None = [] if self.record else None
         pitcher, contract, held, stuck = self._bidding(d, dealer, calls)
         self.deals_played = d + 1

@@ -51,6 +51,7 @@ from functools import cache
 from numbers import Integral
 from typing import Any
 
+from sim import pytricks as PT
 from sim import reference as shared
 from sim.cards import format_card
 from sim.errors import IllegalActionError
@@ -58,9 +59,10 @@ from sim.games.vybory import obs as O
 from sim.games.vybory.rules import HAND, MAX_CALLS, N_TYPES, PLAYERS, TRICKS
 from sim.games.vybory.rules import make as make_rules
 from sim.pyrng import Stream
-from sim.pytricks import count, draw_card, highest, lowest, nth_card, random_card, suit_cards
+from sim.pytricks import count, highest, lowest, nth_card, random_card, suit_cards
 from sim.reference import Ports, PythonPolicy, ReferenceMatch, Seat
 from sim.rules import Rules
+from sim.tricks import FOLLOW_SUIT, NO_TRUMP
 
 __all__ = ["Match", "PythonPolicy", "play", "play_many", "seats_from"]
 
@@ -70,41 +72,15 @@ ALL_TYPES = ((1 << (N_TYPES + 1)) - 1) & ~1
 """Types 1..8 as a bit set (bit ``t`` for type ``t``)."""
 RESULTS = {1: "win", -1: "loss", 0: "draw"}
 
+ASKING = (O.SEAT, O.HAND, O.LEGAL)
+"""Where a question shows the asking seat, its hand and its legal cards."""
+
 # -- trick rules (port of sim/tricks.py: no joker, follow suit; sets in sim/pytricks.py) -
 
 
 def legal(hand: int, led: int) -> int:
     """V7 (``FOLLOW_SUIT``): follow suit if able, else anything."""
-    if led < 0:
-        return hand
-    follow = hand & suit_cards(led)
-    return follow if follow else hand
-
-
-def power(card: int, led: int, trump: int, low: bool) -> int:
-    """V8, V9: the highest power wins the trick."""
-    r, s = card % 13, card // 13
-    if low:
-        r = 12 - r
-    if trump >= 0 and s == trump:
-        return 32 + r
-    if s == led:
-        return 16 + r
-    return 0
-
-
-def revealed_voids(card: int, led: int) -> int:
-    if led < 0 or card // 13 == led:
-        return 0
-    return 1 << led
-
-
-def void_cards(voids: int) -> int:
-    m = 0
-    for s in range(4):
-        if voids & (1 << s):
-            m |= suit_cards(s)
-    return m
+    return PT.legal_cards(hand, led, NO_TRUMP, FOLLOW_SUIT)
 
 
 def _better(card: int, low: bool) -> int:
@@ -351,14 +327,7 @@ def _least_points(mask: int, points: Sequence[int], low: bool, strong_first: boo
 def _weakest_lead(hand: int, trump: int, low: bool) -> int:
     side = hand & ~(suit_cards(trump) if trump >= 0 else 0)
     m = side if side else hand
-    best, rank = -1, 99
-    while m:
-        c = lowest(m)
-        m &= m - 1
-        r = _rank_in_order(c, low)
-        if r < rank:
-            rank, best = r, c
-    return best
+    return PT.first_lowest(m, lambda c: _rank_in_order(c, low))
 
 
 def greedy_lead(hand: int, trump: int, low: bool, unseen: int, alt: int, code: int) -> int:
@@ -438,20 +407,13 @@ def _winning_seat(o: list[int]) -> int:
     return -1
 
 
-def _trick_so_far(o: list[int]) -> int:
-    m = 0
-    for i in range(o[O.TRICK_N]):
-        m |= 1 << o[O.TRICK_CARDS + i]
-    return m
-
-
 def _greedy(o, p, rng) -> int:
     me = o[O.SEAT]
     w = _winning_seat(o)
     ours = w == me or w == partner_of(o, me)
     unseen = DECK52 & ~o[O.PLAYED] & ~o[O.HAND]
     return greedy_card(o[O.HAND], o[O.LEGAL], o[O.TRUMP], o[O.LOW_WINS] != 0, o[O.LED],
-                       o[O.WINNING], _trick_so_far(o), ours, PLAYERS - 1 - o[O.TRICK_N],
+                       o[O.WINNING], PT.trick_so_far(o, O.TRICKS), ours, PLAYERS - 1 - o[O.TRICK_N],
                        unseen, o[O.ALT], o[O.CONTRACT])
 
 
@@ -475,7 +437,7 @@ def _sample_plan(o: list[int]) -> tuple[list[int], list[int]]:
     for s in range(PLAYERS):
         if s == me:
             continue
-        allowed[s] = a = pool & ~void_cards(o[O.VOIDS + s])
+        allowed[s] = a = pool & ~PT.void_cards(o[O.VOIDS + s], NO_TRUMP)
         room[s] = r = count(a) - o[O.LEFT + s]
         j = len(order)
         while j > 0 and room[order[j - 1]] > r:
@@ -491,16 +453,9 @@ def _sample(o: list[int], rng: Stream, order: list[int], allowed: list[int],
     hands = [0] * PLAYERS
     hands[o[O.SEAT]] = o[O.HAND]
     for s in order:
-        a = (allowed[s] if honour_voids else pool) & pool
-        need = o[O.LEFT + s]
-        if count(a) < need:
+        hand = PT.draw_hand(rng, (allowed[s] if honour_voids else pool) & pool, o[O.LEFT + s])
+        if hand is None:
             return None
-        hand = 0
-        for _ in range(need):
-            c = draw_card(rng, a)
-            b = 1 << c
-            hand |= b
-            a &= ~b
         pool &= ~hand
         hands[s] = hand
     return hands
@@ -529,43 +484,25 @@ def _playout(o: list[int], sampled: list[int], first: int) -> int:
     hands = list(sampled)
     won = [o[O.WON_BY + s] for s in range(PLAYERS)]
     tricks = [o[O.TRICKS_BY + s] for s in range(PLAYERS)]
-    leader, trick_no, k = o[O.LEADER], o[O.TRICK], o[O.TRICK_N]
-    played, led, best = o[O.PLAYED], o[O.LED], o[O.WINNING]
-    trick, best_pos = 0, 0
-    for i in range(k):
-        c = o[O.TRICK_CARDS + i]
-        trick |= 1 << c
-        if c == best:
-            best_pos = i
+    trick = PT.TrickInPlay(o, O.TRICKS, PLAYERS)
     card = first
     while True:
-        seat = (leader + k) % PLAYERS
+        seat = trick.seat
         hand = hands[seat]
         if card < 0:
-            w = (leader + best_pos) % PLAYERS
+            w, k = trick.winning_seat, trick.k
             ours = k > 0 and ((w == a1 or w == a2) == (seat == a1 or seat == a2))
-            unseen = DECK52 & ~played & ~hand
-            card = greedy_card(hand, legal(hand, led), trump, low, led, best, trick, ours,
-                               PLAYERS - 1 - k, unseen, alt, code)
-        b = 1 << card
-        hands[seat] = hand & ~b
-        played |= b
-        trick |= b
-        if k == 0:
-            led = card // 13
-            best, best_pos = card, 0
-        elif power(card, led, trump, low) > power(best, led, trump, low):
-            best, best_pos = card, k
-        k += 1
+            unseen = DECK52 & ~trick.played & ~hand
+            card = greedy_card(hand, legal(hand, trick.led), trump, low, trick.led, trick.best,
+                               trick.cards, ours, PLAYERS - 1 - k, unseen, alt, code)
+        hands[seat] = hand & ~(1 << card)
+        winner = trick.add(card, trump, low)
         card = -1
-        if k == PLAYERS:
-            winner = (leader + best_pos) % PLAYERS
-            won[winner] |= trick
+        if winner >= 0:
+            won[winner] |= trick.taken
             tricks[winner] += 1
-            trick_no += 1
-            if trick_no == TRICKS:
+            if trick.number == TRICKS:
                 break
-            leader, k, trick, led, best = winner, 0, 0, -1, -1
     won_a = won[a1] | won[a2]
     tricks_a = tricks[a1] + tricks[a2]
     pts_a = pair_points(won_a, tricks_a, alt, code)
@@ -667,41 +604,14 @@ class Match(ReferenceMatch):
         o[O.RESULT] = int(rules.scoring == "result")
         o[O.DEALS] = rules.deals_per_match
 
-    def _ask(self, seat: int, decision: str, legal_cards: int = 0) -> Any:
-        o = self.o
-        o[O.SEAT] = seat
-        o[O.HAND] = self.hands[seat]
-        o[O.LEGAL] = legal_cards
-        answer = self.ask(seat, decision, o)
-        o[O.HAND] = 0
-        o[O.LEGAL] = 0
-        return answer
+    def _ask(self, seat: int, decision: str, legal: int = 0) -> Any:
+        return self.ask_holding(seat, decision, self.o, self.hands[seat], legal, ASKING)
 
     # -- a deal -------------------------------------------------------------------------
     def _deal(self, d: int) -> None:
         """V1: a partial Fisher-Yates of the cards not given, 13 to each random seat."""
         row = self.fixed[d] if d < len(self.fixed) else [-1] * PLAYERS
-        taken = 0
-        for m in row:
-            if m >= 0:
-                taken |= m
-        deck = [c for c in range(52) if not taken >> c & 1]
-        k = len(deck)
-        random_seats = sum(1 for m in row if m < 0)
-        below = self.deal_rng.below
-        for i in range(HAND * max(random_seats - 1, 0)):
-            j = i + below(k - i)
-            deck[i], deck[j] = deck[j], deck[i]
-        hands, r = [], 0
-        for s in range(PLAYERS):
-            if row[s] >= 0:
-                hands.append(row[s])
-            else:
-                hand = 0
-                for c in deck[HAND * r:HAND * r + HAND]:
-                    hand |= 1 << c
-                hands.append(hand)
-                r += 1
+        hands = PT.deal_hands(self.deal_rng, row, 52, HAND)
         self.hands = hands
         self.dealt = list(hands)
 
@@ -709,19 +619,14 @@ class Match(ReferenceMatch):
         o = self.o
         o[O.DEAL], o[O.DEALER], o[O.PHASE], o[O.N_CALLS] = d, dealer, O.ELECTING, 0
         o[O.CONTRACT], o[O.FIRST], o[O.SECOND], o[O.TRUMP] = O.NONE, -1, -1, -1
-        o[O.LOW_WINS], o[O.TRICK], o[O.LEADER], o[O.TRICK_N] = 0, 0, -1, 0
-        o[O.PLAYED], o[O.LED], o[O.WINNING], o[O.LEGAL] = 0, -1, -1, 0
+        o[O.LOW_WINS], o[O.LEGAL] = 0, 0
+        PT.clear_tricks(o, O.TRICKS, PLAYERS, HAND)
         for k in range(MAX_CALLS):
             o[O.CALLS + k] = O.NONE
         for s in range(PLAYERS):
             o[O.NAMED + s] = 0
             o[O.SCORES + s] = self.scores[s]
-            o[O.LEFT + s] = HAND
-            o[O.PLAYED_BY + s] = 0
-            o[O.WON_BY + s] = 0
             o[O.TRICKS_BY + s] = 0
-            o[O.VOIDS + s] = 0
-            o[O.TRICK_CARDS + s] = -1
 
     def _election(self, d: int, dealer: int) -> tuple[int, int, int, int]:
         """V2-V5: (contract type, first announcer, his partner, calls made)."""
@@ -755,17 +660,14 @@ class Match(ReferenceMatch):
         won = [0] * PLAYERS
         tricks = [0] * PLAYERS
         leader = (first + 1) % PLAYERS                                            # V6
-        played = 0
         o[O.PHASE] = O.PLAYING
         for t in range(TRICKS):
-            o[O.TRICK] = t
-            o[O.LEADER] = leader
-            led, best, best_pos, tmask = -1, -1, 0, 0
+            PT.open_trick(o, O.TRICKS, t, leader)
             cards = []
             for k in range(PLAYERS):
                 s = (leader + k) % PLAYERS
                 hand = self.hands[s]
-                lg = legal(hand, led)                                             # V7
+                lg = legal(hand, o[O.LED])                                        # V7
                 if count(lg) == 1:
                     c = lowest(lg)
                 else:
@@ -777,39 +679,17 @@ class Match(ReferenceMatch):
                             f"policy of {self.seats[s].label!r} played {_show_card(c)}, "
                             f"which is illegal; legal: {' '.join(mask_cards(lg))} (rule V7)")
                     c = int(c)
-                b = 1 << c
-                self.hands[s] = hand & ~b
-                played |= b
-                tmask |= b
-                if k == 0:
-                    led = c // 13
-                    best, best_pos = c, 0
-                    o[O.LED] = led
-                else:
-                    o[O.VOIDS + s] |= revealed_voids(c, led)
-                    if power(c, led, trump, low) > power(best, led, trump, low):  # V8, V9
-                        best, best_pos = c, k
-                o[O.WINNING] = best
-                o[O.TRICK_CARDS + k] = c
-                o[O.TRICK_N] = k + 1
-                o[O.PLAYED] = played
-                o[O.PLAYED_BY + s] |= b
-                o[O.LEFT + s] -= 1
+                self.hands[s] = hand & ~(1 << c)
+                PT.show_card(o, O.TRICKS, k, s, c, trump, FOLLOW_SUIT, low)          # V8, V9
                 if log is not None:
                     cards.append([s, format_card(c)])
-            winner = (leader + best_pos) % PLAYERS
-            won[winner] |= tmask
+            winner, taken = PT.close_trick(o, O.TRICKS, PLAYERS)
+            won[winner] |= taken
             tricks[winner] += 1
-            o[O.WON_BY + winner] |= tmask
             o[O.TRICKS_BY + winner] += 1
             if log is not None:
                 log.append({"leader": leader, "cards": cards, "winner": winner})
             leader = winner
-            o[O.TRICK_N] = 0
-            o[O.LED] = -1
-            o[O.WINNING] = -1
-            for k in range(PLAYERS):
-                o[O.TRICK_CARDS + k] = -1
         return won, tricks
 
     def play_deal(self, d: int) -> None:
