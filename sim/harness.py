@@ -13,13 +13,13 @@ names the match, the seat, the policy and the legal actions.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import NamedTuple
 
 import numba
 import numpy as np
 
-from sim.errors import BidlabError, IllegalActionError
+from sim.errors import BidlabError, IllegalActionError, StrategyError
 from sim.jit import jit
 from sim.rng import below
 from sim.rules import Rules
@@ -207,3 +207,43 @@ def record_twice(play: Callable[[int | None], tuple], size: Callable[[tuple], in
     again recording it in buffers of exactly that size (``play(size(first))``): the
     kernel never allocates, and a match is the same on both plays."""
     return play(size(play(None)))
+
+
+def check_policies(game: str, policies: Mapping[str, tuple[np.ndarray, np.ndarray]],
+                   decisions: tuple[str, ...], n: int) -> None:
+    """A :class:`StrategyError` unless ``policies`` holds, per decision kind, one policy
+    id and one parameter row for each of the ``n`` seats."""
+    for d in decisions:
+        if d not in policies:
+            an = "an" if d[0] in "aeiou" else "a"
+            raise StrategyError(f"{game} needs {an} {d!r} policy per seat; got decisions "
+                                f"{sorted(policies)}")
+        ids, params = policies[d]
+        if len(ids) != n or params.shape[0] != n:
+            raise StrategyError(f"{game} with {n} players needs {n} {d} policies, one per "
+                                f"seat, got {len(ids)}")
+
+
+def policy_arrays(policies: Mapping[str, tuple[np.ndarray, np.ndarray]],
+                  decisions: tuple[str, ...]) -> tuple[np.ndarray, ...]:
+    """Per decision kind in order, the policy ids (int64) and parameters (float64) as
+    the kernels take them."""
+    out: list[np.ndarray] = []
+    for d in decisions:
+        ids, params = policies[d]
+        out += [np.ascontiguousarray(ids, dtype=np.int64),
+                np.ascontiguousarray(params, dtype=np.float64)]
+    return tuple(out)
+
+
+@jit(nrt=True)
+def new_scratch(obs_size, n_params, seats, work_size, own_size):
+    """One thread's scratch for a trick game's match loop: (observation ``o``, policy
+    parameters ``p``, the asking seat's stream ``rng``, per-seat streams ``rngs``, the
+    policies' ``work`` and the kernel's own ``si``)."""
+    return (np.zeros(obs_size, dtype=np.int64),
+            np.zeros(max(1, n_params), dtype=np.float64),
+            np.zeros(4, dtype=np.uint64),
+            np.zeros((seats + 1, 4), dtype=np.uint64),
+            np.zeros(work_size, dtype=np.int64),
+            np.zeros(own_size, dtype=np.int64))

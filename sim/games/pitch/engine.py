@@ -6,7 +6,7 @@ import numpy as np
 
 from sim import harness as H
 from sim.cards import format_card
-from sim.errors import BidlabError, StrategyError
+from sim.errors import BidlabError
 from sim.game import Columns, Policies, Tables
 from sim.games.pitch import kernel as K
 from sim.games.pitch import obs as O
@@ -24,13 +24,7 @@ NO_DEALS = NO_FIXED[None]
 
 
 def _check_policies(policies: Policies, n: int) -> None:
-    for d in ("bid", "play"):
-        if d not in policies:
-            raise StrategyError(f"pitch needs a {d!r} policy per seat; got decisions "
-                                f"{sorted(policies)}")
-        ids, params = policies[d]
-        if len(ids) != n or params.shape[0] != n:
-            raise StrategyError(f"pitch with {n} players needs {n} {d} policies, got {len(ids)}")
+    H.check_policies("pitch", policies, ("bid", "play"), n)
 
 
 def explain(e: H.KernelError, label: str) -> str:

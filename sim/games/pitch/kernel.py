@@ -352,12 +352,7 @@ def play_game(seed, index, R, bid_pids, bid_params, play_pids, play_params, m, f
 @jit(nrt=True)
 def new_scratch(n_params):
     """Per-thread scratch for ``play_match``: (o, p, rng, rngs, work, si)."""
-    return (np.zeros(O.SIZE, dtype=np.int64),
-            np.zeros(max(1, n_params), dtype=np.float64),
-            np.zeros(4, dtype=np.uint64),
-            np.zeros((MAX_PLAYERS + 1, 4), dtype=np.uint64),
-            np.zeros(SP.WORK_SIZE, dtype=np.int64),
-            np.zeros(I_SIZE, dtype=np.int64))
+    return H.new_scratch(O.SIZE, n_params, MAX_PLAYERS, SP.WORK_SIZE, I_SIZE)
 
 
 @jit(nrt=True)

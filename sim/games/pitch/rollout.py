@@ -91,12 +91,7 @@ def prepare(rules: Rules, values: dict[str, Any], given: list[str] | None):
 
 
 def policy_arrays(policies):
-    bid_ids, bid_params = policies["bid"]
-    play_ids, play_params = policies["play"]
-    return (np.ascontiguousarray(bid_ids, dtype=np.int64),
-            np.ascontiguousarray(bid_params, dtype=np.float64),
-            np.ascontiguousarray(play_ids, dtype=np.int64),
-            np.ascontiguousarray(play_params, dtype=np.float64))
+    return H.policy_arrays(policies, ("bid", "play"))
 
 
 def run_rollouts(rules: Rules, policies, labels: tuple[str, ...], values: dict[str, Any],

@@ -6,7 +6,7 @@ import numpy as np
 
 from sim import harness as H
 from sim.cards import format_card
-from sim.errors import BidlabError, StrategyError
+from sim.errors import BidlabError
 from sim.game import Columns, Policies, Tables
 from sim.games.vybory import core as C
 from sim.games.vybory import kernel as K
@@ -15,14 +15,7 @@ from sim.rules import Rules
 
 
 def check_policies(policies: Policies) -> None:
-    for d in ("elect", "play"):
-        if d not in policies:
-            raise StrategyError(f"vybory needs an {d!r} policy per seat; got decisions "
-                                f"{sorted(policies)}")
-        ids, params = policies[d]
-        if len(ids) != PLAYERS or params.shape[0] != PLAYERS:
-            raise StrategyError(f"vybory has {PLAYERS} players and needs {PLAYERS} {d} "
-                                f"policies, got {len(ids)}")
+    H.check_policies("vybory", policies, ("elect", "play"), PLAYERS)
 
 
 def explain(e: H.KernelError, label: str) -> str:
@@ -90,12 +83,7 @@ def _arrays(count: int, rows: int) -> dict[str, np.ndarray]:
 
 def policy_arrays(policies: Policies):
     """The elect and play policy ids and parameters as the kernels take them."""
-    elect_ids, elect_params = policies["elect"]
-    play_ids, play_params = policies["play"]
-    return (np.ascontiguousarray(elect_ids, dtype=np.int64),
-            np.ascontiguousarray(elect_params, dtype=np.float64),
-            np.ascontiguousarray(play_ids, dtype=np.int64),
-            np.ascontiguousarray(play_params, dtype=np.float64))
+    return H.policy_arrays(policies, ("elect", "play"))
 
 
 def run_chunk(rules: Rules, policies: Policies, labels: tuple[str, ...], seed: int,

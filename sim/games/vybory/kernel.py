@@ -331,12 +331,7 @@ def play_match(seed, index, R, elect_pids, elect_params, play_pids, play_params,
 @jit(nrt=True)
 def new_scratch(n_params):
     """Per-thread scratch for ``play_match``: (o, p, rng, rngs, work, si)."""
-    return (np.zeros(O.SIZE, dtype=np.int64),
-            np.zeros(max(1, n_params), dtype=np.float64),
-            np.zeros(4, dtype=np.uint64),
-            np.zeros((PLAYERS + 1, 4), dtype=np.uint64),
-            np.zeros(SV.WORK_SIZE, dtype=np.int64),
-            np.zeros(I_SIZE, dtype=np.int64))
+    return H.new_scratch(O.SIZE, n_params, PLAYERS, SV.WORK_SIZE, I_SIZE)
 
 
 @jit(parallel=True)
