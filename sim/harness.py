@@ -119,6 +119,18 @@ def keep_seat_rng(o, rng, rngs, s, hand_at, legal_at):
     o[legal_at] = 0
 
 
+@jit
+def start_deal(si, scores_at, scores, n, forced_at, forced, n_before, call):
+    """A bid-EV rollout's state before its candidate ``call``: the ``n`` match ``scores``
+    before the deal, then the calls made before the asking seat's turn
+    (``forced[:n_before]``) and ``call`` as the deal's first forced calls."""
+    for s in range(n):  # loops, not slices: slice assignment needs the NRT (sim.jit)
+        si[scores_at + s] = scores[s]
+    for k in range(n_before):
+        si[forced_at + k] = forced[k]
+    si[forced_at + n_before] = call
+
+
 def new_errors(count: int) -> np.ndarray:
     return np.zeros((count, ERR_SIZE), np.int64)
 

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sim.errors import RefereeError
+from sim.rules import RuleKey
 
 
 @dataclass(frozen=True)
@@ -76,3 +77,28 @@ class TraceReferee:
         if missing or unknown:
             raise self.fail("rules", f"missing keys {missing}, unknown keys {unknown}")
         return rules
+
+    def rules_allowed(self, keys: tuple[RuleKey, ...]) -> dict:
+        """The trace's ``rules`` (:meth:`rules_with` the names of ``keys``), every value
+        one that its key allows, as JSON writes it: ``true`` is not 1, ``"4"`` is not 4."""
+        rules = self.rules_with(tuple(k.name for k in keys))
+        for key in keys:          # in order: a bound may name an earlier, checked key
+            if not _allows(key, rules[key.name], rules):
+                raise self.fail("rules", f"{key.name}={rules[key.name]!r} is not allowed: "
+                                         f"{key.describe_range(rules)} ({key.rule})")
+        return rules
+
+
+def _allows(key: RuleKey, value: Any, known: dict) -> bool:
+    if key.kind == "bool":
+        return isinstance(value, bool)
+    if key.kind == "choice":
+        return isinstance(value, str) and value in key.choices
+    if key.allowed:
+        return is_int(value) and value in key.allowed
+    lo, hi = (b(known) if callable(b) else b for b in (key.lo, key.hi))
+    if key.kind == "ints":
+        return (isinstance(value, (list, tuple)) and len(value) == key.length
+                and all(is_int(v) and lo <= v <= hi for v in value))
+    number = is_int(value) or (key.kind == "float" and isinstance(value, float))
+    return number and lo <= value <= hi

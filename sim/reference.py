@@ -276,6 +276,10 @@ class ReferenceMatch:
 
     PORTS: ClassVar[Ports]
     FIGURES: ClassVar[tuple[str, ...]]
+    CEILINGS: ClassVar[Mapping[str, Callable] | None] = None
+    """An auction game's ceiling ports by policy name: a ceiling settles a lot without
+    the seat being asked call by call (``self.ceilings``, per seat; ``None`` where a
+    seat is asked for every call: a Python policy, or a port without a ceiling)."""
 
     @staticmethod
     def n_seats(rules: Rules) -> int:
@@ -291,6 +295,9 @@ class ReferenceMatch:
         self.deal_rng = Stream(seed, index, DEAL_STREAM)
         self.rngs = [Stream(seed, index, 1 + s) for s in range(n)]
         self.deals: list[dict] = []
+        if self.CEILINGS is not None:
+            self.bids = [s["bid"] for s in self.seats]
+            self.ceilings = [None if p.python else self.CEILINGS.get(p.name) for p in self.bids]
 
     def ask(self, seat: int, decision: str, *shown: list) -> Any:
         """``seat``'s answer for ``decision``, shown ``shown`` (the engine's own lists for

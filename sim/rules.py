@@ -56,6 +56,14 @@ def _bound(b: Bound, known: Mapping[str, Any]):
     return b(known) if callable(b) else b
 
 
+def first_dealer_key(rule: str, doc: str = "dealer of the first deal; then the next seat deals",
+                     players: int = 0) -> RuleKey:
+    """The ``first_dealer`` key of every game with a dealer: a seat, 0 unless set; with a
+    fixed number of ``players``, else of the ``players`` key."""
+    hi: Bound = players - 1 if players else (lambda v: v["players"] - 1)
+    return RuleKey("first_dealer", 0, "int", doc, rule=rule, lo=0, hi=hi)
+
+
 _TRUE = ("true", "yes", "on", "1")
 _FALSE = ("false", "no", "off", "0")
 

@@ -57,6 +57,23 @@ def own_hand(values: dict[str, Any], size: int, dealt: str) -> list[int]:
     return cards
 
 
+def dealer_of(values: dict[str, Any], seat: int, n_calls: int, n: int, calls_key: str) -> int:
+    """The dealer of a situation in which ``seat`` speaks after ``n_calls`` calls of the
+    deal (``calls_key=``) at a table of ``n``: ``dealer=`` where given, checked against
+    that, else the seat that makes it so."""
+    if "dealer" not in values:
+        return (seat - 1 - n_calls) % n
+    dealer = whole("dealer", values["dealer"], 0, n - 1)
+    turn = (dealer + 1 + n_calls) % n
+    if turn != seat:
+        raise BidlabError(
+            f"it is not seat {seat}'s turn: with dealer {dealer} and {n_calls} call(s) "
+            f"before it ({calls_key}=) it is seat {turn}'s turn; seat {seat} speaks after "
+            f"{(seat - dealer - 1) % n} call(s) when seat {dealer} deals. Fix seat=, "
+            f"dealer= or {calls_key}=")
+    return dealer
+
+
 def check_keys(game: str, values: dict[str, Any], keys: Sequence[str], *,
                required: Sequence[str] = (), also: Sequence[str] = (), also_means: str = ""
                ) -> None:

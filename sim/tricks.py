@@ -372,6 +372,23 @@ def show_card(o, v, k, s, card, trump, rule, low_wins):
 
 
 @jit
+def play_card(o, v, si, hands_at, k, s, card, trump, rule, low_wins):
+    """Seat ``s`` plays ``card`` from its hand ``si[hands_at + s]`` as the ``k``-th card
+    of the trick in progress (:func:`show_card`)."""
+    si[hands_at + s] &= ~(np.int64(1) << card)
+    show_card(o, v, k, s, card, trump, rule, low_wins)
+
+
+@jit
+def trick_so_far(o, v):
+    """The cards of the trick in progress, as a mask."""
+    m = np.int64(0)
+    for k in range(o[v.n_cards]):
+        m |= np.int64(1) << o[v.cards + k]
+    return m
+
+
+@jit
 def close_trick(o, v, n):
     """The trick in progress (all ``n`` cards played) goes to the seat of its winning
     card; returns (that seat, the trick's cards as a mask)."""
@@ -389,30 +406,6 @@ def close_trick(o, v, n):
     o[v.led] = -1
     o[v.winning] = -1
     return winner, taken
-
-
-# -- one trick, as a game loop plays it --------------------------------------------
-
-@jit
-def play_to_trick(trick, k, card, led, trump, low_wins, best_pos):
-    """Add ``card`` as the ``k``-th card of ``trick`` (an int64 array); returns the
-    new winning position. The caller keeps ``led`` (the effective suit of
-    ``trick[0]``) and ``best_pos`` (the position winning so far, 0 for the lead)."""
-    trick[k] = card
-    if k == 0:
-        return np.int64(0)
-    if power(card, led, trump, low_wins) > power(trick[best_pos], led, trump, low_wins):
-        return np.int64(k)
-    return np.int64(best_pos)
-
-
-@jit
-def trick_mask(trick, k):
-    """The cards of ``trick[:k]`` as a mask: what the winner captures."""
-    m = np.int64(0)
-    for i in range(k):
-        m |= np.int64(1) << trick[i]
-    return m
 
 
 @jit

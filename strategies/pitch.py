@@ -359,18 +359,10 @@ def greedy_card(hand, legal, trump, led, best, trick, n_after, is_pitcher, playe
 
 
 @jit
-def _trick_so_far(o):
-    m = np.int64(0)
-    for i in range(o[O.TRICK_N]):
-        m |= np.int64(1) << o[O.TRICK_CARDS + i]
-    return m
-
-
-@jit
 def greedy_obs(o, risk, pull):
     k = o[O.TRICK_N]
     return greedy_card(o[O.HAND], o[O.LEGAL], o[O.TRUMP], o[O.LED], o[O.WINNING],
-                       _trick_so_far(o), o[O.PLAYERS] - 1 - k, o[O.SEAT] == o[O.PITCHER],
+                       T.trick_so_far(o, O.TRICKS), o[O.PLAYERS] - 1 - k, o[O.SEAT] == o[O.PITCHER],
                        o[O.PLAYED], o[O.DECK], o[O.PLAYERS], o[O.JOKER], o[O.LOW_CAPTURED],
                        risk, pull)
 

@@ -422,21 +422,13 @@ def _winning_seat(o):
 
 
 @jit
-def _trick_so_far(o):
-    m = np.int64(0)
-    for i in range(o[O.TRICK_N]):
-        m |= np.int64(1) << o[O.TRICK_CARDS + i]
-    return m
-
-
-@jit
 def greedy_obs(o):
     me = o[O.SEAT]
     w = _winning_seat(o)
     ours = w == me or w == partner_of(o, me)
     unseen = np.int64(T.DECK52) & ~o[O.PLAYED] & ~o[O.HAND]
     return greedy_card(o[O.HAND], o[O.LEGAL], o[O.TRUMP], o[O.LOW_WINS] != 0, o[O.LED],
-                       o[O.WINNING], _trick_so_far(o), ours, PLAYERS - 1 - o[O.TRICK_N],
+                       o[O.WINNING], T.trick_so_far(o, O.TRICKS), ours, PLAYERS - 1 - o[O.TRICK_N],
                        unseen, o[O.ALT], o[O.CONTRACT])
 
 

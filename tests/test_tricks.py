@@ -92,12 +92,16 @@ def test_trick_winner(trick, trump, low_wins, winner):
     t = np.array(parse_cards(trick), np.int64)
     led = T.effective_suit(int(t[0]), trump)
     assert T.trick_winner(t, len(t), led, trump, low_wins) == winner
-    best = 0
-    buf = np.zeros(8, np.int64)
+    # the same trick played through a policy's view of it
+    v = T.TrickView(*range(6), 6, 14, 22, 30, 38)
+    o = np.zeros(46, np.int64)
+    T.clear_tricks(o, v, len(t), 1)
+    T.open_trick(o, v, 0, 0)
     for k, c in enumerate(t):
-        best = T.play_to_trick(buf, k, int(c), led, trump, low_wins, best)
-    assert best == winner
-    assert T.trick_mask(buf, len(t)) == m(trick)
+        T.show_card(o, v, k, k, int(c), trump, T.FOLLOW_SUIT, low_wins)
+        assert T.trick_so_far(o, v) == m(" ".join(trick.split()[:k + 1]))
+    assert T.close_trick(o, v, len(t)) == (winner, m(trick))
+    assert T.trick_so_far(o, v) == 0
 
 
 def test_masks_agree_with_powers_on_random_situations():

@@ -10,7 +10,8 @@ the game and its winner and set (K13, K14), and what every seat owns and holds a
 end. Anything wrong raises :class:`~sim.errors.RefereeError` naming the lot, the call,
 the seat and the rule.
 
-It is deliberately plain Python: no NumPy, no numba, nothing from the kernel, its
+It is deliberately plain Python (only the allowed rule values come from the game's rule-key
+table, the one statement of them): no NumPy, no numba, nothing from the kernel, its
 payment search or the policies, so a bug there cannot hide itself here.
 """
 
@@ -130,21 +131,7 @@ class _Referee(TraceReferee):
 
     # -- rules and deal ------------------------------------------------------------
     def check_rules(self) -> None:
-        rules = self.rules_with(tuple(k.name for k in KEYS))
-        known: dict[str, Any] = {}
-        for key in KEYS:
-            v = rules[key.name]
-            if key.kind == "choice":
-                ok = isinstance(v, str) and v in key.choices
-            elif key.allowed:
-                ok = is_int(v) and v in key.allowed
-            else:
-                lo, hi = (b(known) if callable(b) else b for b in (key.lo, key.hi))
-                ok = is_int(v) and lo <= v <= hi
-            if not ok:
-                raise self.fail("rules", f"{key.name}={v!r} is not allowed: "
-                                         f"{key.describe_range(known)} ({key.rule})")
-            known[key.name] = v
+        rules = self.rules_allowed(KEYS)
         self.rules, self.n = rules, rules["players"]
         held = sum(full_money_deck(rules["decks"]).values())
         if self.n * rules["hand_size"] > held:

@@ -313,6 +313,7 @@ class Match(ReferenceMatch):
     """
 
     PORTS = PORTS
+    CEILINGS = CEILINGS
     FIGURES = ("score", "win", "set_kind", "face_cards", "money_spent", "overpaid",
                "cards_paid", "jokers_paid", "cards_drawn", "money_left", "cards_left",
                "lots", "sales", "reshuffles")
@@ -321,8 +322,6 @@ class Match(ReferenceMatch):
                  index: int, record: bool = True):
         super().__init__(rules, strategies, seed, index, record)
         rules, n = self.rules, self.n
-        self.bids = [s["bid"] for s in self.seats]
-        self.ceilings = [None if p.python else CEILINGS.get(p.name) for p in self.bids]
         self.jokers = rules.jokers_per_payment
         self.single = rules.bidding == "single"
         self.bottom = rules.unsold == "bottom"

@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 
 from sim.errors import RuleError
-from sim.rules import RuleKey, Rules, make_rules
+from sim.rules import RuleKey, Rules, first_dealer_key, make_rules
 
 GAME = "aukcio"
 MAX_PLAYERS = 6
@@ -22,8 +22,7 @@ FACE_PER_DECK = 16
 KEYS = (
     RuleKey("players", 3, "int", "number of players, each for himself", rule="K1", lo=3,
             hi=MAX_PLAYERS),
-    RuleKey("first_dealer", 0, "int", "dealer; the seat after him turns the first card",
-            rule="K4, K5", lo=0, hi=lambda v: v["players"] - 1),
+    first_dealer_key("K4, K5", "dealer; the seat after him turns the first card"),
     RuleKey("decks", lambda v: 1 if v["players"] == 3 else 2, "int",
             "52-card decks (3 jokers each): default 1 with 3 players, else 2", rule="K1",
             allowed=(1, 2)),
@@ -65,14 +64,7 @@ R_SIZE = 9
 
 
 def pack(rules: Rules) -> np.ndarray:
-    r = np.zeros(R_SIZE, dtype=np.int64)
-    r[R_PLAYERS] = rules.players
-    r[R_FIRST_DEALER] = rules.first_dealer
-    r[R_DECKS] = rules.decks
-    r[R_HAND_SIZE] = rules.hand_size
-    r[R_BUYER_DRAW] = rules.buyer_draw
-    r[R_ACE_DRAW] = rules.ace_draw
-    r[R_JOKERS] = rules.jokers_per_payment
-    r[R_SINGLE] = int(rules.bidding == "single")
-    r[R_BOTTOM] = int(rules.unsold == "bottom")
-    return r
+    """The rule vector the kernel reads, in the order of the ``R_`` indices."""
+    return np.array([rules.players, rules.first_dealer, rules.decks, rules.hand_size,
+                     rules.buyer_draw, rules.ace_draw, rules.jokers_per_payment,
+                     rules.bidding == "single", rules.unsold == "bottom"], dtype=np.int64)

@@ -8,7 +8,8 @@ form), the end of each lot and its buyer and price (A10-A12), the scores (A13) a
 match result (A14, A15). Anything wrong raises :class:`~sim.errors.RefereeError` with
 a message that names the deal, the lot, the call and the seat.
 
-It is deliberately plain Python: no NumPy, no numba, nothing from the kernel or the
+It is deliberately plain Python (only the allowed rule values come from the game's rule-key
+table, the one statement of them): no NumPy, no numba, nothing from the kernel or the
 policies, so a bug there cannot hide itself here.
 """
 
@@ -17,13 +18,12 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from sim.games.auktsion.rules import KEYS
 from sim.referee import Replayed, TraceReferee
 from sim.referee import is_int as _is_int
 
 RANKS = "23456789TJQKA"
 SUITS = "CDHS"
-RULE_KEYS = ("players", "start_money", "min_bid", "min_raise", "deals_per_match",
-             "carry_money", "leftover_value", "auction_form", "first_dealer", "suit_points")
 
 
 def _is_number(x: Any) -> bool:
@@ -46,37 +46,13 @@ class _Referee(TraceReferee):
 
     # -- rules ---------------------------------------------------------------------
     def check_rules(self) -> None:
-        rules = self.rules_with(RULE_KEYS)
-
-        def need(ok: bool, key: str, allowed: str) -> None:
-            if not ok:
-                raise self.fail("rules", f"{key}={rules[key]!r} is not allowed: {allowed}")
-
-        need(rules["players"] in (3, 4) and _is_int(rules["players"]), "players", "3 or 4 (A1)")
+        rules = self.rules_allowed(KEYS)
         n = rules["players"]
-        need(_is_int(rules["start_money"]) and 1 <= rules["start_money"] <= 1000,
-             "start_money", "1..1000 (A3)")
-        need(_is_int(rules["min_bid"]) and 1 <= rules["min_bid"] <= rules["start_money"],
-             "min_bid", f"1..{rules['start_money']} (A8)")
-        need(_is_int(rules["min_raise"]) and 1 <= rules["min_raise"] <= 50,
-             "min_raise", "1..50 (A8)")
-        need(_is_int(rules["deals_per_match"]) and 1 <= rules["deals_per_match"] <= 64,
-             "deals_per_match", "1..64")
-        need(isinstance(rules["carry_money"], bool), "carry_money", "true or false (A14)")
-        need(_is_number(rules["leftover_value"]) and 0 <= rules["leftover_value"] <= 10,
-             "leftover_value", "0..10 (A14)")
-        need(rules["auction_form"] in ("open", "sealed"), "auction_form", "open or sealed")
-        need(_is_int(rules["first_dealer"]) and 0 <= rules["first_dealer"] < n,
-             "first_dealer", f"0..{n - 1} (A4)")
-        sp = rules["suit_points"]
-        need(isinstance(sp, (list, tuple)) and len(sp) == 4
-             and all(_is_int(v) and 0 <= v <= 100 for v in sp),
-             "suit_points", "4 integers 0..100 for H, D, S, C (A2)")
         self.rules = rules
         self.n = n
         self.first_rank = 1 if n == 3 else 0                       # A1, A5: no twos with 3
         self.per_hand = (52 - 4 * self.first_rank) // n             # A1: 13 or 16 cards
-        h, d, s, c = sp
+        h, d, s, c = rules["suit_points"]
         self.suit_points = {"H": h, "D": d, "S": s, "C": c}         # A2
         self.deck = {r + u for u in SUITS for r in RANKS[self.first_rank:]}
 

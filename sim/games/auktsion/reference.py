@@ -164,16 +164,13 @@ class Match(ReferenceMatch):
     """
 
     PORTS = PORTS
+    CEILINGS = CEILINGS
     FIGURES = ("score", "win", "points", "money_spent", "money_end", "lots_bought")
 
     def __init__(self, rules: Rules | Mapping[str, Any] | None, strategies: Any, seed: int,
                  index: int, record: bool = True):
         super().__init__(rules, strategies, seed, index, record)
         rules, n = self.rules, self.n
-        # Ceiling policies settle a lot without being asked call by call; Python
-        # policies (and the ports without a ceiling) are asked for every call.
-        self.bids = [s["bid"] for s in self.seats]
-        self.ceilings = [None if p.python else CEILINGS.get(p.name) for p in self.bids]
         self.first_rank = 1 if n == 3 else 0                       # A1: no twos with 3 players
         h, d, s, c = rules.suit_points
         self.suit_points = (c, d, h, s)                              # A2, in card suit order

@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from sim.rules import RuleKey, Rules, make_rules
+from sim.rules import RuleKey, Rules, first_dealer_key, make_rules
 
 GAME = "auktsion"
 
@@ -25,8 +25,7 @@ KEYS = (
             rule="A14", lo=0.0, hi=10.0),
     RuleKey("auction_form", "open", "choice", "open ascending calls, or one sealed bid each",
             rule="A7-A11", choices=("open", "sealed")),
-    RuleKey("first_dealer", 0, "int", "dealer of the first deal", rule="A4",
-            lo=0, hi=lambda v: v["players"] - 1),
+    first_dealer_key("A4"),
     RuleKey("suit_points", (4, 3, 2, 1), "ints", "points of a heart, diamond, spade, club",
             rule="A2", lo=0, hi=100, length=4),
 )

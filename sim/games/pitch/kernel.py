@@ -202,8 +202,7 @@ def _tricks(R, o, p, rng, work, si, play_pids, play_params, rngs, m, d, pitcher,
         T.open_trick(o, O.TRICKS, t, leader)
         for k in range(n):
             s = (leader + k) % n
-            hand = si[I_HANDS + s]
-            legal = C.legal(hand, o[O.LED], trump)
+            legal = C.legal(si[I_HANDS + s], o[O.LED], trump)
             if T.count(legal) == 1:
                 c = T.lowest(legal)
             else:
@@ -211,11 +210,10 @@ def _tricks(R, o, p, rng, work, si, play_pids, play_params, rngs, m, d, pitcher,
                 if c < 0 or c > 52 or not legal & (np.int64(1) << c):
                     fail(err, m, ILLEGAL_CARD, s, d, t, c, legal, trump)
                     return np.int64(-1)
-            si[I_HANDS + s] = hand & ~(np.int64(1) << c)
             if trump < 0:
                 trump = C.trump_of_lead(c)                                   # P6
                 o[O.TRUMP] = trump
-            T.show_card(o, O.TRICKS, k, s, c, trump, T.FOLLOW_OR_TRUMP, False)  # P7, P8
+            T.play_card(o, O.TRICKS, si, I_HANDS, k, s, c, trump, T.FOLLOW_OR_TRUMP, False)  # P7, P8
             if logging:
                 log_cards[d, t * n + k] = c
         leader, taken = T.close_trick(o, O.TRICKS, n)

@@ -9,20 +9,20 @@ every card -- in its player's hand, and following P7 -- and the winner of every 
 and the end of the game and its winner (P15-P17, ``max_deals``). Anything wrong raises
 :class:`~sim.errors.RefereeError` naming the deal, the trick, the seat and the rule.
 
-It is deliberately plain Python: no NumPy, no numba, nothing from the kernel, the trick
+It is deliberately plain Python (only the allowed rule values come from the game's rule-key
+table, the one statement of them): no NumPy, no numba, nothing from the kernel, the trick
 machinery or the policies, so a bug there cannot hide itself here.
 """
 
 from __future__ import annotations
 
+from sim.games.pitch.rules import KEYS
 from sim.referee import Replayed, TraceReferee
 from sim.referee import is_int as _is_int
 
 RANKS = "23456789TJQKA"
 SUITS = "CDHS"
 JOKER = "JK"
-RULE_KEYS = ("players", "first_dealer", "joker", "min_bid", "dealer_hold", "all_pass",
-             "low_to", "game_tie", "smudge", "target", "max_deals")
 POINTS = ("high", "low", "jack", "joker", "game")  # P17's counting order
 CARD_POINTS = {"A": 4, "K": 3, "Q": 2, "J": 1, "T": 10}
 
@@ -32,26 +32,8 @@ class _Referee(TraceReferee):
 
     # -- rules ---------------------------------------------------------------------
     def check_rules(self) -> None:
-        rules = self.rules_with(RULE_KEYS)
-
-        def need(ok: bool, key: str, allowed: str) -> None:
-            if not ok:
-                raise self.fail("rules", f"{key}={rules[key]!r} is not allowed: {allowed}")
-
-        need(_is_int(rules["players"]) and 2 <= rules["players"] <= 7, "players", "2..7 (P1)")
+        rules = self.rules_allowed(KEYS)
         n = rules["players"]
-        need(_is_int(rules["first_dealer"]) and 0 <= rules["first_dealer"] < n, "first_dealer",
-             f"0..{n - 1} (P1)")
-        for key in ("joker", "dealer_hold", "smudge"):
-            need(isinstance(rules[key], bool), key, "true or false")
-        need(_is_int(rules["min_bid"]) and 1 <= rules["min_bid"] <= 4, "min_bid", "1..4 (P2)")
-        need(rules["all_pass"] in ("redeal", "stuck_dealer"), "all_pass",
-             "redeal or stuck_dealer (P5)")
-        need(rules["low_to"] in ("dealt", "captured"), "low_to", "dealt or captured (P10)")
-        need(rules["game_tie"] in ("none", "pitcher"), "game_tie", "none or pitcher (P13)")
-        need(_is_int(rules["target"]) and 1 <= rules["target"] <= 52, "target", "1..52 (P16)")
-        need(_is_int(rules["max_deals"]) and 1 <= rules["max_deals"] <= 10000, "max_deals",
-             "1..10000")
         self.rules = rules
         self.n = n
         self.deck = {r + s for s in SUITS for r in RANKS} | ({JOKER} if rules["joker"] else set())

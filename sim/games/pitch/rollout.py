@@ -31,17 +31,6 @@ from sim.jit import jit, prange
 from sim.rules import Rules
 
 
-@jit
-def _setup(si, n, scores0, forced, n_before, call):
-    """The game state before the candidate call: the scores before the deal, the bids
-    already made and the candidate call as the deal's first forced calls."""
-    for s in range(n):
-        si[K.I_SCORES + s] = scores0[s]
-    for k in range(n_before):
-        si[K.I_FORCED + k] = forced[k]
-    si[K.I_FORCED + n_before] = call
-
-
 @jit(parallel=True)
 def rollouts(seed, count, n_blocks, R, bid_pids, bid_params, play_pids, play_params, seat,
              fixed, first_deal, dealer, scores0, forced, n_before, calls, score, win, err):
@@ -65,7 +54,7 @@ def rollouts(seed, count, n_blocks, R, bid_pids, bid_params, play_pids, play_par
         no_log = np.empty((0, 1), dtype=np.int64)
         for r in range(b * count // n_blocks, (b + 1) * count // n_blocks):
             for c in range(calls.shape[0]):
-                _setup(si, n, scores0, forced, n_before, calls[c])
+                H.start_deal(si, K.I_SCORES, scores0, n, K.I_FORCED, forced, n_before, calls[c])
                 K.play_game(seed, r, R, bid_pids, bid_params, play_pids, play_params, 0,
                             fixed, first_deal, dealer, n_before + 1, o, p, rng, rngs, work,
                             si, seat_out, win1, game_out, False, doff, deal_out, deal_seat,
@@ -137,7 +126,8 @@ def play_rollout(rules: Rules, policies, labels: tuple[str, ...], values: dict[s
                     tricks=np.full((rows, 6), -1, np.int64))
         if rows == 0:
             logs = {k: np.empty((0, 1), np.int64) for k in logs}
-        _setup(si, n, np.array(s.scores, np.int64), forced, len(s.bids), calls[0])
+        H.start_deal(si, K.I_SCORES, np.array(s.scores, np.int64), n, K.I_FORCED, forced,
+                     len(s.bids), calls[0])
         K.play_game(np.uint64(seed), index, R, *arrays, 0, fixed, s.deal, s.dealer,
                     len(s.bids) + 1, o, p, rng, rngs, work, si, seat_out, win, game_out,
                     False, np.zeros(2, np.int64), np.zeros((0, K.DEAL_COLS), np.int32),

@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from sim.rules import RuleKey, Rules, make_rules
+from sim.rules import RuleKey, Rules, first_dealer_key, make_rules
 
 GAME = "pitch"
 HAND = 6
@@ -18,8 +18,7 @@ TOP_BID = 4
 KEYS = (
     RuleKey("players", 4, "int", "number of players, each for himself", rule="P1", lo=2,
             hi=MAX_PLAYERS),
-    RuleKey("first_dealer", 0, "int", "dealer of the first deal; then the next seat deals",
-            rule="P1", lo=0, hi=lambda v: v["players"] - 1),
+    first_dealer_key("P1"),
     RuleKey("joker", False, "bool", "53 cards: the joker is the lowest trump and scores a "
             "point to whoever wins it", rule="P1, P6, P12"),
     RuleKey("min_bid", 1, "int", "smallest bid", rule="P2", lo=1, hi=TOP_BID),
@@ -52,16 +51,8 @@ R_SIZE = 11
 
 
 def pack(rules: Rules) -> np.ndarray:
-    r = np.zeros(R_SIZE, dtype=np.int64)
-    r[R_PLAYERS] = rules.players
-    r[R_FIRST_DEALER] = rules.first_dealer
-    r[R_JOKER] = int(rules.joker)
-    r[R_MIN_BID] = rules.min_bid
-    r[R_DEALER_HOLD] = int(rules.dealer_hold)
-    r[R_STUCK] = int(rules.all_pass == "stuck_dealer")
-    r[R_LOW_CAPTURED] = int(rules.low_to == "captured")
-    r[R_TIE_PITCHER] = int(rules.game_tie == "pitcher")
-    r[R_SMUDGE] = int(rules.smudge)
-    r[R_TARGET] = rules.target
-    r[R_MAX_DEALS] = rules.max_deals
-    return r
+    """The rule vector the kernel reads, in the order of the ``R_`` indices."""
+    return np.array([rules.players, rules.first_dealer, rules.joker, rules.min_bid,
+                     rules.dealer_hold, rules.all_pass == "stuck_dealer",
+                     rules.low_to == "captured", rules.game_tie == "pitcher", rules.smudge,
+                     rules.target, rules.max_deals], dtype=np.int64)

@@ -32,11 +32,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from sim.cards import JOKER, format_card
-from sim.errors import BidlabError
 from sim.games.pitch.obs import HOLD, PASS
 from sim.games.pitch.rules import HAND, TOP_BID
 from sim.rules import Rules
-from sim.situation import bad, check_keys, own_hand, parse_candidates, span, whole
+from sim.situation import bad, check_keys, dealer_of, own_hand, parse_candidates, span, whole
 
 KEYS = ("seat", "hand", "dealer", "bids", "scores", "deal")
 HELP = __doc__.split("\n\n", 1)[1]
@@ -121,18 +120,7 @@ def parse(rules: Rules, values: dict[str, Any]) -> Situation:
     if JOKER in hand and not rules.joker:
         raise bad("hand", values["hand"], "there is no joker in this game (rule joker=false)")
     bids = _parse_bids(values.get("bids", ""), rules)
-    inferred = (seat - 1 - len(bids)) % n
-    if "dealer" in values:
-        dealer = whole("dealer", values["dealer"], 0, n - 1)
-        turn = (dealer + 1 + len(bids)) % n
-        if turn != seat:
-            raise BidlabError(
-                f"it is not seat {seat}'s turn: with dealer {dealer} and {len(bids)} call(s) "
-                f"before it (bids=) it is seat {turn}'s turn; seat {seat} speaks after "
-                f"{(seat - dealer - 1) % n} call(s) when seat {dealer} deals. Fix seat=, "
-                f"dealer= or bids=")
-    else:
-        dealer = inferred
+    dealer = dealer_of(values, seat, len(bids), n, "bids")
     scores_text = values.get("scores", ",".join(["0"] * n))
     parts = _items(scores_text)
     if len(parts) != n:

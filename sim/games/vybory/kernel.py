@@ -190,8 +190,7 @@ def _tricks(o, p, rng, work, si, play_pids, play_params, rngs, m, d, first, trum
                 if c < 0 or c > 51 or not legal & (np.int64(1) << c):
                     fail(err, m, ILLEGAL_CARD, s, d, t, c, legal, o[O.LED])
                     return False
-            si[I_HANDS + s] = hand & ~(np.int64(1) << c)
-            T.show_card(o, O.TRICKS, k, s, c, trump, T.FOLLOW_SUIT, low)      # V8, V9
+            T.play_card(o, O.TRICKS, si, I_HANDS, k, s, c, trump, T.FOLLOW_SUIT, low)  # V8, V9
             if logging:
                 log_cards[d, t * PLAYERS + k] = c
         leader, taken = T.close_trick(o, O.TRICKS, PLAYERS)

@@ -11,7 +11,8 @@ contract points (V10), the result (V11), the deal scores and the scores after ea
 :class:`~sim.errors.RefereeError` naming the deal, the announcement or trick, the seat
 and the rule.
 
-It is deliberately plain Python: no NumPy, no numba, nothing from the kernel, the
+It is deliberately plain Python (only the allowed rule values come from the game's rule-key
+table, the one statement of them): no NumPy, no numba, nothing from the kernel, the
 engine, the type tables of ``core.py`` or the policies, so a bug there cannot hide
 itself here. The contract types below are read again from the rules file.
 """
@@ -22,6 +23,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from sim.cards import RANKS, SUITS
+from sim.games.vybory.rules import KEYS
 from sim.referee import Replayed, TraceReferee, is_int
 
 PLAYERS = 4
@@ -32,7 +34,6 @@ MAX_CALLS = 9
 MOST_BONUS = 12
 """V10: ``most_tricks`` gives 12 to the pair with more tricks."""
 DECK = tuple(r + s for s in SUITS for r in RANKS)
-RULE_KEYS = ("type_set", "first_dealer", "scoring", "deals_per_match")
 RESULTS = ("win", "loss", "draw")
 
 
@@ -156,20 +157,7 @@ class _Referee(TraceReferee):
 
     # -- rules -----------------------------------------------------------------------
     def check_rules(self) -> None:
-        rules = self.rules_with(RULE_KEYS)
-
-        def need(ok: bool, key: str, allowed: str) -> None:
-            if not ok:
-                raise self.fail("rules", f"{key}={rules[key]!r} is not allowed: {allowed}")
-
-        need(isinstance(rules["type_set"], str) and rules["type_set"] in TYPE_SETS, "type_set",
-             "standard or alt (Contract types)")
-        need(is_int(rules["first_dealer"]) and 0 <= rules["first_dealer"] < PLAYERS,
-             "first_dealer", "0..3 (V1)")
-        need(isinstance(rules["scoring"], str) and rules["scoring"] in ("points", "result"),
-             "scoring", "points or result (V12)")
-        need(is_int(rules["deals_per_match"]) and 1 <= rules["deals_per_match"] <= 64,
-             "deals_per_match", "1..64 (V1, V13)")
+        rules = self.rules_allowed(KEYS)
         self.rules = rules
         self.types = TYPE_SETS[rules["type_set"]]
         self.names = [t.name for t in self.types]

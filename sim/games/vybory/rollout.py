@@ -50,15 +50,6 @@ def _calls_agree(o, p, rng, si, elect_pids, elect_params, rngs, d, dealer, force
     return True
 
 
-@jit
-def _setup(si, scores0, forced, n_before, call):
-    for s in range(PLAYERS):
-        si[K.I_SCORES + s] = scores0[s]
-    for k in range(n_before):
-        si[K.I_FORCED + k] = forced[k]
-    si[K.I_FORCED + n_before] = call
-
-
 @jit(parallel=True)
 def rollouts(seed, count, n_blocks, R, elect_pids, elect_params, play_pids, play_params, seat,
              own, first_deal, dealer, scores0, forced, n_before, infer, calls, score, win,
@@ -95,7 +86,7 @@ def rollouts(seed, count, n_blocks, R, elect_pids, elect_params, play_pids, play
             for s in range(PLAYERS):
                 hands[first_deal, s] = si[K.I_DEALT + s]
             for c in range(calls.shape[0]):
-                _setup(si, scores0, forced, n_before, calls[c])
+                H.start_deal(si, K.I_SCORES, scores0, PLAYERS, K.I_FORCED, forced, n_before, calls[c])
                 K.play_tour(seed, r, R, elect_pids, elect_params, play_pids, play_params, 0,
                             hands, first_deal, 1, dealer, n_before + 1, o, p, rng, rngs, work,
                             si, seat_out, win1, False, deal_out, deal_seat, err1, no_log,

@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from sim.rules import RuleKey, Rules, make_rules
+from sim.rules import RuleKey, Rules, first_dealer_key, make_rules
 
 GAME = "vybory"
 PLAYERS = 4
@@ -25,8 +25,7 @@ KEYS = (
             "eight types: standard (diamonds' two lines one type, spades' first two one type) "
             "or alt (red_cards, black_cards, tens_jacks_no_clubs)", rule="Contract types",
             choices=("standard", "alt")),
-    RuleKey("first_dealer", 0, "int", "dealer of the first deal; then the next seat deals",
-            rule="V1", lo=0, hi=PLAYERS - 1),
+    first_dealer_key("V1", players=PLAYERS),
     RuleKey("scoring", "points", "choice", "points: each player adds his pair's contract "
             "points; result: +1 to each player of the pair that won the deal, -1 to the "
             "losers, 0 on a draw", rule="V12", choices=("points", "result")),
@@ -45,9 +44,6 @@ R_SIZE = 4
 
 
 def pack(rules: Rules) -> np.ndarray:
-    r = np.zeros(R_SIZE, dtype=np.int64)
-    r[R_ALT] = int(rules.type_set == "alt")
-    r[R_FIRST_DEALER] = rules.first_dealer
-    r[R_RESULT] = int(rules.scoring == "result")
-    r[R_DEALS] = rules.deals_per_match
-    return r
+    """The rule vector the kernel reads, in the order of the ``R_`` indices."""
+    return np.array([rules.type_set == "alt", rules.first_dealer, rules.scoring == "result",
+                     rules.deals_per_match], dtype=np.int64)

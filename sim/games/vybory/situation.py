@@ -38,11 +38,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from sim.errors import BidlabError
 from sim.games.vybory import core as C
 from sim.games.vybory.rules import HAND, MAX_CALLS, N_TYPES, PLAYERS
 from sim.rules import Rules
-from sim.situation import bad, check_keys, own_hand, parse_candidates, per_seat, whole, yes_no
+from sim.situation import bad, check_keys, dealer_of, own_hand, parse_candidates, per_seat, whole, yes_no
 
 KEYS = ("seat", "hand", "calls", "dealer", "scores", "deal", "infer")
 HELP = __doc__.split("\n\n", 1)[1]
@@ -130,16 +129,7 @@ def parse(rules: Rules, values: dict[str, Any]) -> Situation:
     seat = whole("seat", values.get("seat", 0), 0, PLAYERS - 1)
     hand = own_hand(values, HAND, "the cards you were dealt this deal, V1")
     calls = _parse_calls(values.get("calls", ""), names)
-    if "dealer" in values:
-        dealer = whole("dealer", values["dealer"], 0, PLAYERS - 1)
-        turn = (dealer + 1 + len(calls)) % PLAYERS
-        if turn != seat:
-            raise BidlabError(
-                f"it is not seat {seat}'s turn: with dealer {dealer} and {len(calls)} "
-                f"announcement(s) before it (calls=) it is seat {turn}'s turn. Fix seat=, "
-                f"dealer= or calls=")
-    else:
-        dealer = (seat - 1 - len(calls)) % PLAYERS
+    dealer = dealer_of(values, seat, len(calls), PLAYERS, "calls")
     _check_election(calls, dealer, names, values.get("calls", ""))
     scores = per_seat("scores", values.get("scores", "0,0,0,0"), PLAYERS, -10**6, 10**6)
     deal = whole("deal", values.get("deal", 0), 0, rules.deals_per_match - 1)
