@@ -299,7 +299,11 @@ class TrickView(NamedTuple):
     one entry per seat. The match loops of every trick game update it through
     :func:`clear_tricks`, :func:`open_trick`, :func:`show_card` and
     :func:`close_trick` (``sim/pytricks.py`` for the reference engines), so the state
-    a policy reads is kept by the same rules in every game."""
+    a policy reads is kept by the same rules in every game.
+
+    The helpers are inlined (``jit(inline=True)``) so that the view, a global of the
+    game's ``obs.py``, is a constant in the match loop: called, they read its offsets
+    at run time, which cost pitch 15% of its deals/s (``benchmarks/README.md``)."""
 
     trick: int       # trick number, 0-based
     leader: int      # seat that led (or leads) the trick in progress
@@ -326,7 +330,7 @@ OBS_NAMES = ("TRICK", "LEADER", "TRICK_N", "PLAYED", "LED", "WINNING", "LEFT", "
 """The names of the :class:`TrickView` fields in a game's ``obs.py``, in field order."""
 
 
-@jit
+@jit(inline=True)
 def clear_tricks(o, v, n, hand_size):
     """A new deal: no card played, ``hand_size`` cards in each of ``n`` hands."""
     o[v.trick] = 0
@@ -343,14 +347,14 @@ def clear_tricks(o, v, n, hand_size):
         o[v.cards + s] = -1
 
 
-@jit
+@jit(inline=True)
 def open_trick(o, v, t, leader):
     """Trick ``t`` begins, ``leader`` to lead."""
     o[v.trick] = t
     o[v.leader] = leader
 
 
-@jit
+@jit(inline=True)
 def show_card(o, v, k, s, card, trump, rule, low_wins):
     """Seat ``s`` plays ``card`` as the ``k``-th card of the trick in progress (``trump``
     the trump suit at that moment, ``rule`` the follow rule): the suit led, the card
@@ -371,7 +375,7 @@ def show_card(o, v, k, s, card, trump, rule, low_wins):
     o[v.left + s] -= 1
 
 
-@jit
+@jit(inline=True)
 def play_card(o, v, si, hands_at, k, s, card, trump, rule, low_wins):
     """Seat ``s`` plays ``card`` from its hand ``si[hands_at + s]`` as the ``k``-th card
     of the trick in progress (:func:`show_card`)."""
@@ -379,7 +383,7 @@ def play_card(o, v, si, hands_at, k, s, card, trump, rule, low_wins):
     show_card(o, v, k, s, card, trump, rule, low_wins)
 
 
-@jit
+@jit(inline=True)
 def trick_so_far(o, v):
     """The cards of the trick in progress, as a mask."""
     m = np.int64(0)
@@ -388,7 +392,7 @@ def trick_so_far(o, v):
     return m
 
 
-@jit
+@jit(inline=True)
 def close_trick(o, v, n):
     """The trick in progress (all ``n`` cards played) goes to the seat of its winning
     card; returns (that seat, the trick's cards as a mask)."""
