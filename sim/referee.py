@@ -96,7 +96,7 @@ def _allows(key: RuleKey, value: Any, known: dict) -> bool:
         return isinstance(value, str) and value in key.choices
     if key.allowed:
         return is_int(value) and value in key.allowed
-    lo, hi = (b(known) if callable(b) else b for b in (key.lo, key.hi))
+    lo, hi = key.bounds(known)
     if key.kind == "ints":
         return (isinstance(value, (list, tuple)) and len(value) == key.length
                 and all(is_int(v) and lo <= v <= hi for v in value))

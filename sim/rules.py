@@ -42,18 +42,18 @@ class RuleKey:
             return " or ".join(map(str, self.choices))
         if self.allowed:
             return ", ".join(map(str, self.allowed))
-        lo, hi = _bound(self.lo, known), _bound(self.hi, known)
+        lo, hi = self.bounds(known)
         span = f"{lo}..{hi}"
         if self.kind == "ints":
             return f"{self.length} comma-separated integers, each {span}"
         return span
 
+    def bounds(self, known: Mapping[str, Any]) -> tuple[Any, Any]:
+        """(lo, hi) given the values of the keys before it (``known``)."""
+        return tuple(b(known) if callable(b) else b for b in (self.lo, self.hi))
+
     def default_for(self, known: Mapping[str, Any]) -> Any:
         return self.default(known) if callable(self.default) else self.default
-
-
-def _bound(b: Bound, known: Mapping[str, Any]):
-    return b(known) if callable(b) else b
 
 
 def first_dealer_key(rule: str, doc: str = "dealer of the first deal; then the next seat deals",
@@ -121,7 +121,7 @@ def _check_range(key: RuleKey, value: Any, known: Mapping[str, Any], game: str) 
     if key.allowed:
         ok = value in key.allowed
     else:
-        lo, hi = _bound(key.lo, known), _bound(key.hi, known)
+        lo, hi = key.bounds(known)
         items = value if key.kind == "ints" else (value,)
         ok = all((lo is None or v >= lo) and (hi is None or v <= hi) for v in items)
     if not ok:
