@@ -67,30 +67,54 @@ STRATEGIES = GameStrategies("aukcio", ("bid",), POLICIES, default="setvalue")
 
 
 @jit(inline=True)
-def progress(o, seat, kind):
-    """(sets ``kind`` completes, sets it makes two of three, sets it starts) for ``seat``,
-    among the sets still available to it: each other card of the set is owned by it or
-    still in the auction deck."""
-    # counted without branches: which sets are open and how far is a coin toss
-    done, two, one = 0, 0, 0
-    mine = O.OWNED + seat * O.KINDS
-    for j in range(C.KIND_NSETS[kind]):
-        a, b = C.KIND_OTHERS[kind, j, 0], C.KIND_OTHERS[kind, j, 1]
-        has_a, has_b = np.int64(o[mine + a] > 0), np.int64(o[mine + b] > 0)
-        open_ = (has_a | np.int64(o[O.IN_DECK + a] > 0)) & (has_b | np.int64(o[O.IN_DECK + b] > 0))
-        have = has_a + has_b
-        done += open_ & np.int64(have == 2)
-        two += open_ & np.int64(have == 1)
-        one += open_ & np.int64(have == 0)
-    return done, two, one
+def kinds_present(o, at):
+    """The kinds ``k`` with ``o[at + k] > 0``, as a bit set."""
+    bits = 0
+    for k in range(O.KINDS):
+        bits |= np.int64(o[at + k] > 0) << k
+    return bits
 
 
 @jit(inline=True)
-def setvalue_ceiling(o, hand, p):
-    seat = np.int64(o[O.SEAT])
+def progress(mine, in_deck, kind):
+    """(sets ``kind`` completes, sets it makes two of three, sets it starts) for a seat
+    owning the kinds ``mine`` (a bit set), among the sets still available to it: each
+    other card of the set is owned by it or still in the auction deck (``in_deck``)."""
+    # counted without branches: which sets are open and how far is a coin toss
+    done, two, one = 0, 0, 0
+    missing = ~(mine | in_deck)
+    for j in range(C.KIND_OTHERS_MASK.shape[1]):
+        others = C.KIND_OTHERS_MASK[kind, j]
+        open_ = np.int64((others & missing) == 0)
+        have = others & mine
+        done += open_ & np.int64(have == others)
+        one += open_ & np.int64(have == 0)
+        two += open_ & np.int64(have != others) & np.int64(have != 0)
+    return done, two, one
+
+
+GAIN_DONE, GAIN_TWO, GAIN_ONE = range(3)
+GAIN_COLS = 3
+
+
+@jit(inline=True)
+def lot_gains(o, gains):
+    """Row ``r`` of ``gains``: ``progress`` of seat ``r`` for the card on offer. It is
+    public and the same all lot long, so the kernel works it out once per lot for every
+    seat's policy (a seat's ceiling reads every rival's)."""
     kind = np.int64(o[O.CARD])
+    in_deck = kinds_present(o, O.IN_DECK)
+    for r in range(np.int64(o[O.PLAYERS])):
+        mine = kinds_present(o, O.OWNED + r * O.KINDS)
+        gains[r, GAIN_DONE], gains[r, GAIN_TWO], gains[r, GAIN_ONE] = progress(mine, in_deck,
+                                                                              kind)
+
+
+@jit(inline=True)
+def setvalue_ceiling(o, hand, p, gains):
+    seat = np.int64(o[O.SEAT])
     most = hand[O.HAND_MOST]
-    done, two, one = progress(o, seat, kind)
+    done, two, one = gains[seat, GAIN_DONE], gains[seat, GAIN_TWO], gains[seat, GAIN_ONE]
     if done > 0:
         return np.int64(most)  # the card wins the game (K14)
     share = p[P_ADVANCE] * two + p[P_START] * one
@@ -102,10 +126,9 @@ def setvalue_ceiling(o, hand, p):
         # a rival sitting out cannot buy it now; it meets him again only under bottom
         if r == sitting_out and o[O.BOTTOM] == 0:
             continue
-        rd, rt, _ = progress(o, r, kind)
-        if rd > 0:
+        if gains[r, GAIN_DONE] > 0:
             block = max(block, p[P_BLOCK])
-        elif rt > 0:
+        elif gains[r, GAIN_TWO] > 0:
             block = max(block, p[P_BLOCK_PAIR])
     share = min(1.0, share + block)
     budget = most + p[P_DRAW_WEIGHT] * o[O.BUYER_DRAW] * MEAN_CARD
@@ -113,12 +136,13 @@ def setvalue_ceiling(o, hand, p):
 
 
 @jit(inline=True)
-def ceiling(pid, o, hand, p, rng):
-    """Highest open-bidding price the policy pays for this lot, or ASK."""
+def ceiling(pid, o, hand, p, rng, gains):
+    """Highest open-bidding price the policy pays for this lot, or ASK (``gains``:
+    ``lot_gains``)."""
     if pid == PASSIVE:
         return np.int64(0)
     if pid == SETVALUE:
-        return setvalue_ceiling(o, hand, p)
+        return setvalue_ceiling(o, hand, p, gains)
     return np.int64(ASK)
 
 
@@ -148,8 +172,8 @@ def view_call(o, hand):
 
 
 @jit
-def decide(pid, o, hand, p, rng):
-    """One call: a bid in thousands or PASS."""
+def decide(pid, o, hand, p, rng, gains):
+    """One call: a bid in thousands or PASS (``gains``: ``lot_gains``)."""
     if pid == RANDOM:
         return random_call(o, hand, p, rng)
     if pid == VIEW_PID:
@@ -158,7 +182,7 @@ def decide(pid, o, hand, p, rng):
     most = np.int64(hand[O.HAND_MOST])
     if pid == ILLEGAL_PID:
         return most + 1
-    top = min(ceiling(pid, o, hand, p, rng), most)
+    top = min(ceiling(pid, o, hand, p, rng, gains), most)
     if lo > top:
         return np.int64(PASS)
     if o[O.SINGLE] == 0:

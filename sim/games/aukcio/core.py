@@ -45,6 +45,11 @@ KIND_NSETS = (KIND_SETS >= 0).sum(axis=1).astype(np.int64)
 KIND_OTHERS = np.array([[[o for o in SETS[k] if o != kind] if k >= 0 else [-1, -1]
                          for k in KIND_SETS[kind]] for kind in range(16)], np.int64)
 """``KIND_OTHERS[kind, j]``: the two other kinds of set ``KIND_SETS[kind, j]``."""
+NO_SET = 1 << 16
+KIND_OTHERS_MASK = np.array([[(1 << int(a)) | (1 << int(b)) if a >= 0 else NO_SET
+                              for a, b in KIND_OTHERS[kind]] for kind in range(16)], np.int64)
+"""``KIND_OTHERS[kind, j]`` as a bit set of kinds; ``NO_SET`` (a bit no kind has) pads
+a kind with four sets."""
 
 
 def kind_card(kind: int) -> int:
@@ -58,7 +63,7 @@ def card_kind(code):
     return (code // 13) * 4 + code % 13 - 9
 
 
-@jit
+@jit(inline=True)
 def completing_set(owned, kind):
     """The first set (index into SETS) that ``kind`` completes for a seat owning
     ``owned`` (counts per kind; the kind itself need not be owned yet), or -1."""

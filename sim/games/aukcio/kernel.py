@@ -41,7 +41,7 @@ from sim.games.aukcio.rules import (
 from sim.harness import ILLEGAL, TRACE_OVERFLOW, fail, show_rules
 from sim.jit import jit, prange
 from sim.rng import DEAL_STREAM, seed_stream, shuffle
-from strategies.aukcio import ceiling, decide
+from strategies.aukcio import GAIN_COLS, ceiling, decide, lot_gains
 
 MAX_PLAYERS = O.MAX_PLAYERS
 JOKER_CARD = 52
@@ -49,6 +49,11 @@ RING = 32
 """Capacity of the auction deck (a ring: unsold cards go under it, K11)."""
 PILE = 80
 """Capacity of the draw and payment piles (78 money cards with two decks)."""
+CAP = GAIN_COLS
+BIDDER_COLS = GAIN_COLS + 1
+"""Columns of ``bidders`` (a row per seat), for the lot on offer: what the card does for the seat
+(``strategies.aukcio.lot_gains``, columns ``0 .. GAIN_COLS - 1``) and, at ``CAP``, its
+ceiling."""
 
 # Game scalars, ``g``.
 (G_AHEAD, G_ASIZE, G_DTOP, G_DEND, G_NPAID, G_RESHUFFLES, G_CURSOR, G_LOGGING) = range(8)
@@ -99,7 +104,7 @@ def _log(log, g, kind, a, b):
 
 @jit(inline=True)
 def _refresh_hand(counts, h, o, s, jp):
-    """Seat ``s``'s hand vector and public card count after its money changed."""
+    """Seat ``s``'s hand vector and public card count, from its money cards."""
     held = 0
     for i in range(O.VALUES):
         h[s, O.HAND_COUNT + i] = counts[s, i]
@@ -107,6 +112,21 @@ def _refresh_hand(counts, h, o, s, jp):
     h[s, O.HAND_MOST] = most_payable(counts[s], jp)
     h[s, O.HAND_HELD] = held
     o[O.MONEY_CARDS + s] = held
+
+
+@jit(inline=True)
+def _count_card(h, o, s, i, k):
+    """``_refresh_hand``'s counts after seat ``s`` gains ``k`` cards of value index ``i``
+    (``k`` < 0: loses them); its ``HAND_MOST`` is left to the caller (``_refresh_most``),
+    once for several cards."""
+    h[s, O.HAND_COUNT + i] += k
+    h[s, O.HAND_HELD] += k
+    o[O.MONEY_CARDS + s] += k
+
+
+@jit(inline=True)
+def _refresh_most(R, counts, h, s):
+    h[s, O.HAND_MOST] = most_payable(counts[s], R[R_JOKERS])
 
 
 @jit(inline=True)
@@ -133,7 +153,7 @@ def _take(hands, counts, s, c):
 def _draw(R, rng, g, piles, hands, counts, h, o, s, log, seat_out, m):
     """Seat ``s`` draws the top money card (K12: the payment pile is reshuffled into a
     new draw pile when the draw pile is empty; nothing is drawn when both are empty).
-    Returns the card, or -1."""
+    Returns the card, or -1. The caller refreshes the seat's ``HAND_MOST``."""
     if g[G_DTOP] == g[G_DEND]:
         paid = g[G_NPAID]
         if paid == 0:
@@ -154,7 +174,7 @@ def _draw(R, rng, g, piles, hands, counts, h, o, s, log, seat_out, m):
     g[G_DTOP] += 1
     o[O.DRAW_PILE] = g[G_DEND] - g[G_DTOP]
     _take(hands, counts, s, c)
-    _refresh_hand(counts, h, o, s, R[R_JOKERS])
+    _count_card(h, o, s, _value_index(c), 1)
     seat_out[m, s, S_DRAWN] += 1
     return c
 
@@ -180,8 +200,9 @@ def _pay(R, g, piles, hands, counts, h, o, s, price, pay, room, levels, best, lo
             o[O.PAID + i] += 1
             cards += 1
             _log(log, g, EV_PAY, c, 0)
+        _count_card(h, o, s, i, -pay[i])
     o[O.PAYMENT_PILE] = g[G_NPAID]
-    _refresh_hand(counts, h, o, s, R[R_JOKERS])
+    _refresh_most(R, counts, h, s)
     seat_out[m, s, S_SPENT] += value
     seat_out[m, s, S_OVERPAID] += value - price
     seat_out[m, s, S_PAID] += cards
@@ -190,12 +211,12 @@ def _pay(R, g, piles, hands, counts, h, o, s, price, pay, room, levels, best, lo
 
 
 @jit(inline=True)
-def _ask(pids, params, rngs, o, h, s, high, bidder, calls):
+def _ask(pids, params, rngs, o, h, gains, s, high, bidder, calls):
     o[O.SEAT] = s
     o[O.HIGH_BID] = high
     o[O.HIGH_BIDDER] = bidder
     o[O.CALLS] = calls
-    return decide(pids[s], o, h[s], params[s], rngs[1 + s])
+    return decide(pids[s], o, h[s], params[s], rngs[1 + s], gains)
 
 
 NO_CALL = -3
@@ -245,8 +266,8 @@ def _ceiling_bidding(n, o, caps, h, s, high, bidder, calls):
 
 
 @jit(inline=True)
-def _bidding(R, pids, params, rngs, o, h, caps, s, high, bidder, calls, forced, lot, m, err,
-             log, g):
+def _bidding(R, pids, params, rngs, o, h, bidders, s, high, bidder, calls, forced, lot, m,
+             err, log, g):
     """The calls of one lot (K6, K7) from seat ``s``, the lot standing at ``high`` bid by
     ``bidder`` (-1: none yet) after ``calls`` calls, ``o[IN_LOT]`` marking who may still
     call; a fresh lot is (first speaker, 0, -1, 0). Unless ``forced`` is NO_CALL, it is
@@ -256,12 +277,14 @@ def _bidding(R, pids, params, rngs, o, h, caps, s, high, bidder, calls, forced, 
     left = 0                     # seats that may still call
     o[O.HIGH_BID], o[O.HIGH_BIDDER], o[O.CALLS] = high, bidder, calls
     asks = False
+    lot_gains(o, bidders)             # columns 0 .. GAIN_COLS - 1, what policies read
+    gains, caps = bidders, bidders[:, CAP]
     for t in range(n):
         if o[O.IN_LOT + t] > 0:
             left += 1
             if not single:
                 o[O.SEAT] = t
-                caps[t] = ceiling(pids[t], o, h[t], params[t], rngs[1 + t])
+                caps[t] = ceiling(pids[t], o, h[t], params[t], rngs[1 + t], gains)
                 asks = asks or caps[t] == O.ASK
     if not single and not asks and forced == NO_CALL and not g[G_LOGGING]:
         return _ceiling_bidding(n, o, caps, h, s, high, bidder, calls)
@@ -272,7 +295,7 @@ def _bidding(R, pids, params, rngs, o, h, caps, s, high, bidder, calls, forced, 
             if forced != NO_CALL:
                 bid, forced = forced, NO_CALL
             elif single or caps[s] == O.ASK:
-                bid = _ask(pids, params, rngs, o, h, s, high, bidder, calls)
+                bid = _ask(pids, params, rngs, o, h, gains, s, high, bidder, calls)
             else:
                 bid = lo if lo <= caps[s] and lo <= most else O.PASS
             if bid != O.PASS and (bid < lo or bid > most):
@@ -396,12 +419,15 @@ def _open_lot(R, rngs, g, piles, hands, counts, h, o, card, turner, sitting_out,
                           seat_out, m)
                 if c >= 0:
                     _log(log, g, EV_ACE, s, c)
+        for s in range(n):
+            if s != turner:
+                _refresh_most(R, counts, h, s)
     return first
 
 
 @jit(inline=True)
-def _lot(R, pids, params, rngs, g, piles, hands, counts, owned, h, o, caps, pay, room, levels,
-         best, card, mark, lot, first, high, bidder, calls, forced, m, seat_out, lot_out,
+def _lot(R, pids, params, rngs, g, piles, hands, counts, owned, h, o, bidders, pay, room,
+         levels, best, card, mark, lot, first, high, bidder, calls, forced, m, seat_out, lot_out,
          offsets, err, log):
     """Bid for ``card`` (turned by ``_open_lot``, or a bid-EV situation: the bidding
     resumes as ``_bidding`` says) and settle the lot (K8-K11, K14). Returns (buyer or
@@ -418,8 +444,8 @@ def _lot(R, pids, params, rngs, g, piles, hands, counts, owned, h, o, caps, pay,
         lot_out[row, L_SITTING_OUT] = np.int64(o[O.SITTING_OUT])
         lot_out[row, L_MONEY_HELD] = money_held
         lot_out[row, L_DRAW_PILE] = g[G_DEND] - g[G_DTOP]
-    buyer, price, calls = _bidding(R, pids, params, rngs, o, h, caps, first, high, bidder,
-                                   calls, forced, lot, m, err, log, g)
+    buyer, price, calls = _bidding(R, pids, params, rngs, o, h, bidders, first, high,
+                                   bidder, calls, forced, lot, m, err, log, g)
     if err[m, 0] != 0:
         return -1, -1
     if here:
@@ -467,12 +493,13 @@ def _lot(R, pids, params, rngs, g, piles, hands, counts, owned, h, o, caps, pay,
         c = _draw(R, rngs[DEAL_STREAM], g, piles, hands, counts, h, o, buyer, log, seat_out, m)
         if c >= 0:
             _log(log, g, EV_DRAW, buyer, c)
+    _refresh_most(R, counts, h, buyer)
     return buyer, -1
 
 
 @jit
-def _play_lots(R, pids, params, rngs, g, piles, hands, counts, owned, h, o, caps, pay, room,
-               levels, best, turner, sitting_out, lot, sales, m, seat_out, lot_out, offsets,
+def _play_lots(R, pids, params, rngs, g, piles, hands, counts, owned, h, o, bidders, pay,
+               room, levels, best, turner, sitting_out, lot, sales, m, seat_out, lot_out, offsets,
                err, log):
     """Turn and sell cards until a set is made or the auction deck is empty (K5-K14).
     Returns (winner or -1, the set or -1, lots played, sales)."""
@@ -484,9 +511,9 @@ def _play_lots(R, pids, params, rngs, g, piles, hands, counts, owned, h, o, caps
         g[G_ASIZE] -= 1
         first = _open_lot(R, rngs, g, piles, hands, counts, h, o, card, turner, sitting_out,
                           lot, log, seat_out, m)
-        buyer, done = _lot(R, pids, params, rngs, g, piles, hands, counts, owned, h, o, caps,
-                           pay, room, levels, best, card, mark, lot, first, 0, -1, 0, NO_CALL,
-                           m, seat_out, lot_out, offsets, err, log)
+        buyer, done = _lot(R, pids, params, rngs, g, piles, hands, counts, owned, h, o,
+                           bidders, pay, room, levels, best, card, mark, lot, first, 0, -1, 0,
+                           NO_CALL, m, seat_out, lot_out, offsets, err, log)
         lot += 1
         if err[m, 0] != 0:
             return -1, -1, lot, sales
@@ -518,7 +545,7 @@ def _finish(R, g, counts, h, winner, won_set, lots, sales, m, score, win, seat_o
 
 @jit
 def play_match(R, pids, params, seed, index, m, rngs, g, piles, hands, counts, owned, h, o,
-               caps, pay, room, levels, best, score, win, seat_out, match_out, lot_out,
+               bidders, pay, room, levels, best, score, win, seat_out, match_out, lot_out,
                offsets, err, log, deals):
     """Play match ``index`` into row ``m`` of the outputs (K1-K14); with ``deals`` (rows
     per match of the chunk, ``_deal``), its row ``m`` instead of a fresh deal."""
@@ -528,8 +555,8 @@ def play_match(R, pids, params, seed, index, m, rngs, g, piles, hands, counts, o
     seat_out[m, :n, :] = 0
     _deal(R, rngs, g, piles, hands, counts, owned, h, o, log, deals, m)
     winner, won_set, lots, sales = _play_lots(
-        R, pids, params, rngs, g, piles, hands, counts, owned, h, o, caps, pay, room, levels,
-        best, (R[R_FIRST_DEALER] + 1) % n, -1, 0, 0, m, seat_out, lot_out, offsets, err, log)
+        R, pids, params, rngs, g, piles, hands, counts, owned, h, o, bidders, pay, room,
+        levels, best, (R[R_FIRST_DEALER] + 1) % n, -1, 0, 0, m, seat_out, lot_out, offsets, err, log)
     if err[m, 0] == 0:
         _finish(R, g, counts, h, winner, won_set, lots, sales, m, score, win, seat_out,
                 match_out, err, log)
@@ -543,7 +570,7 @@ def new_scratch():
             np.zeros((MAX_PLAYERS, O.VALUES), np.int64),
             np.zeros((MAX_PLAYERS, O.KINDS), np.int64),
             np.zeros((MAX_PLAYERS, O.HAND_LEN), np.float64), np.zeros(O.SIZE, np.float64),
-            np.zeros(MAX_PLAYERS, np.int64), np.zeros(VALUES + 1, np.int64),
+            np.zeros((MAX_PLAYERS, BIDDER_COLS), np.int64), np.zeros(VALUES + 1, np.int64),
             np.zeros((VALUES + 1, 4, WORDS), np.uint64),
             np.zeros((VALUES, LEVEL_COLS), np.int64), np.zeros(3, np.int64))
 
@@ -553,11 +580,11 @@ def play_chunk(R, pids, params, seed, start, count, n_blocks, score, win, seat_o
                match_out, lot_out, offsets, err, deals):
     log = np.zeros((0, 3), np.int64)
     for b in prange(n_blocks):
-        (rngs, g, piles, hands, counts, owned, h, o, caps, pay, room, levels,
+        (rngs, g, piles, hands, counts, owned, h, o, bidders, pay, room, levels,
          best) = new_scratch()
         for m in range(b * count // n_blocks, (b + 1) * count // n_blocks):
             play_match(R, pids, params, seed, start + m, m, rngs, g, piles, hands, counts,
-                       owned, h, o, caps, pay, room, levels, best, score, win, seat_out,
+                       owned, h, o, bidders, pay, room, levels, best, score, win, seat_out,
                        match_out, lot_out, offsets, err, log, deals)
 
 

@@ -91,7 +91,7 @@ def _rollouts(R, pids, params, seed, n_rollouts, st, high, bidder, calls, cands,
     log = np.zeros((0, 3), np.int64)
     n_blocks = max(1, min(n_rollouts, 64))
     for b in prange(n_blocks):
-        (rngs, g, piles, hands, counts, owned, h, o, caps, pay, room, levels,
+        (rngs, g, piles, hands, counts, owned, h, o, bidders, pay, room, levels,
          best) = K.new_scratch()
         seat_out = np.zeros((1, n, K.S_COLS), np.int64)
         lot_out = np.zeros((0, K.L_COLS), np.int64)
@@ -105,14 +105,14 @@ def _rollouts(R, pids, params, seed, n_rollouts, st, high, bidder, calls, cands,
                 _setup(R, rngs, st, own, held, owned0, pool, paid0, faces, g, piles, hands,
                        counts, owned, h, o)
                 buyer, done = K._lot(R, pids, params, rngs, g, piles, hands, counts, owned, h,
-                                     o, caps, pay, room, levels, best, card, 0, lot, seat,
-                                     high, bidder, calls, cands[c], 0, seat_out, lot_out,
-                                     offsets, err, log)
+                                     o, bidders, pay, room, levels, best, card, 0, lot,
+                                     seat, high, bidder, calls, cands[c], 0, seat_out,
+                                     lot_out, offsets, err, log)
                 winner, won_set, lots, sales = buyer, done, lot + 1, 1 if buyer >= 0 else 0
                 if err[0, 0] == 0 and done < 0:
                     winner, won_set, lots, sales = K._play_lots(
-                        R, pids, params, rngs, g, piles, hands, counts, owned, h, o, caps, pay,
-                        room, levels, best, (turner + 1) % n, buyer, lot + 1, sales, 0,
+                        R, pids, params, rngs, g, piles, hands, counts, owned, h, o, bidders,
+                        pay, room, levels, best, (turner + 1) % n, buyer, lot + 1, sales, 0,
                         seat_out, lot_out, offsets, err, log)
                 if err[0, 0] != 0:
                     for j in range(H.ERR_SIZE):
