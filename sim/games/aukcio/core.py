@@ -40,16 +40,11 @@ def _sets() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 SETS, SET_KIND, KIND_SETS = _sets()
 N_SETS = len(SETS)
-KIND_NSETS = (KIND_SETS >= 0).sum(axis=1).astype(np.int64)
-"""How many sets each kind belongs to (4 or 5)."""
-KIND_OTHERS = np.array([[[o for o in SETS[k] if o != kind] if k >= 0 else [-1, -1]
-                         for k in KIND_SETS[kind]] for kind in range(16)], np.int64)
-"""``KIND_OTHERS[kind, j]``: the two other kinds of set ``KIND_SETS[kind, j]``."""
 NO_SET = 1 << 16
-KIND_OTHERS_MASK = np.array([[(1 << int(a)) | (1 << int(b)) if a >= 0 else NO_SET
-                              for a, b in KIND_OTHERS[kind]] for kind in range(16)], np.int64)
-"""``KIND_OTHERS[kind, j]`` as a bit set of kinds; ``NO_SET`` (a bit no kind has) pads
-a kind with four sets."""
+KIND_OTHERS_MASK = np.array([[sum(1 << int(o) for o in SETS[k] if o != kind) if k >= 0 else NO_SET
+                              for k in KIND_SETS[kind]] for kind in range(16)], np.int64)
+"""``KIND_OTHERS_MASK[kind, j]``: the two other kinds of set ``KIND_SETS[kind, j]``, as a
+bit set of kinds; ``NO_SET`` (a bit no kind has) pads a kind with four sets."""
 
 
 def kind_card(kind: int) -> int:

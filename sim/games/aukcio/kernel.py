@@ -277,8 +277,8 @@ def _bidding(R, pids, params, rngs, o, h, bidders, s, high, bidder, calls, force
     left = 0                     # seats that may still call
     o[O.HIGH_BID], o[O.HIGH_BIDDER], o[O.CALLS] = high, bidder, calls
     asks = False
-    lot_gains(o, bidders)             # columns 0 .. GAIN_COLS - 1, what policies read
-    gains, caps = bidders, bidders[:, CAP]
+    gains, caps = bidders[:, :CAP], bidders[:, CAP]   # policies see no seat's ceiling
+    lot_gains(o, gains)
     for t in range(n):
         if o[O.IN_LOT + t] > 0:
             left += 1
