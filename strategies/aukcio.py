@@ -98,16 +98,15 @@ GAIN_COLS = 3
 
 
 @jit(inline=True)
-def lot_gains(o, gains):
-    """Row ``r`` of ``gains``: ``progress`` of seat ``r`` for the card on offer. It is
-    public and the same all lot long, so the kernel works it out once per lot for every
-    seat's policy (a seat's ceiling reads every rival's)."""
-    kind = np.int64(o[O.CARD])
-    in_deck = kinds_present(o, O.IN_DECK)
-    for r in range(np.int64(o[O.PLAYERS])):
-        mine = kinds_present(o, O.OWNED + r * O.KINDS)
-        gains[r, GAIN_DONE], gains[r, GAIN_TWO], gains[r, GAIN_ONE] = progress(mine, in_deck,
-                                                                              kind)
+def lot_gains(kind, players, in_deck, owned, gains):
+    """Row ``r`` of ``gains``: ``progress`` of seat ``r`` for the card of ``kind`` on
+    offer, from the public view as bit sets of kinds (``kinds_present``): ``in_deck``
+    those still in the auction deck, ``owned[r]`` those seat ``r`` owns. It is public
+    and the same all lot long, so the kernel works it out once per lot for every seat's
+    policy (a seat's ceiling reads every rival's), from bit sets it keeps up to date."""
+    for r in range(players):
+        gains[r, GAIN_DONE], gains[r, GAIN_TWO], gains[r, GAIN_ONE] = progress(
+            owned[r], in_deck, kind)
 
 
 @jit(inline=True)

@@ -120,3 +120,17 @@ def test_the_search_divides_exactly_by_multiplying():
     x = np.arange(1 << 16, dtype=np.int64)
     for w in range(2, 11):
         assert ((x * DIV_MUL[w]) >> DIV_SHIFT == x // w).all()
+
+
+def test_k6_k8_a_price_the_seat_cannot_reach_pays_nothing():
+    """The search finds no total within a doubled ten of the price, so the price is more
+    than the seat can pay (K6); prices past every total two decks hold included."""
+    every_card = np.bincount(TWO_DECKS, minlength=10)
+    for counts in (np.bincount([8, 8, JOKERS], minlength=10), every_card):
+        for jp in range(4):
+            most = most_payable(counts, jp)
+            assert payment(counts, jp, most)[0] == most
+            for price in (most + 1, most + 19, most + 20, 511, 512, 600, 10_000):
+                if price > most:
+                    value, pay = payment(counts, jp, price)
+                    assert value == -1 and not pay.any()

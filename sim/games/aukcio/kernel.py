@@ -41,7 +41,7 @@ from sim.games.aukcio.rules import (
 from sim.harness import ILLEGAL, TRACE_OVERFLOW, fail, show_rules
 from sim.jit import jit, prange
 from sim.rng import DEAL_STREAM, seed_stream, shuffle
-from strategies.aukcio import GAIN_COLS, ceiling, decide, lot_gains
+from strategies.aukcio import GAIN_COLS, ceiling, decide, kinds_present, lot_gains
 
 MAX_PLAYERS = O.MAX_PLAYERS
 JOKER_CARD = 52
@@ -55,9 +55,11 @@ BIDDER_COLS = GAIN_COLS + 1
 (``strategies.aukcio.lot_gains``, columns ``0 .. GAIN_COLS - 1``) and, at ``CAP``, its
 ceiling."""
 
-# Game scalars, ``g``.
-(G_AHEAD, G_ASIZE, G_DTOP, G_DEND, G_NPAID, G_RESHUFFLES, G_CURSOR, G_LOGGING) = range(8)
-G_SIZE = 8
+# Game scalars, ``g``; the last are the public kinds as bit sets (``_kind_bits``).
+(G_AHEAD, G_ASIZE, G_DTOP, G_DEND, G_NPAID, G_RESHUFFLES, G_CURSOR, G_LOGGING,
+ G_IN_DECK) = range(9)
+G_OWNED = G_IN_DECK + 1
+G_SIZE = G_OWNED + MAX_PLAYERS
 # Rows of ``piles``.
 P_AUCTION, P_MARK, P_DRAW, P_PAID = range(4)
 
@@ -112,6 +114,16 @@ def _refresh_hand(counts, h, o, s, jp):
     h[s, O.HAND_MOST] = most_payable(counts[s], jp)
     h[s, O.HAND_HELD] = held
     o[O.MONEY_CARDS + s] = held
+
+
+@jit(inline=True)
+def _kind_bits(g, o, n):
+    """``g[G_IN_DECK]``, ``g[G_OWNED + seat]``: the kinds in the auction deck and those
+    each seat owns, as bit sets, from ``o``. The lots keep them up to date (one bit per
+    change) rather than read 16 kinds per seat from ``o`` at every lot."""
+    g[G_IN_DECK] = kinds_present(o, O.IN_DECK)
+    for s in range(n):
+        g[G_OWNED + s] = kinds_present(o, O.OWNED + s * O.KINDS)
 
 
 @jit(inline=True)
@@ -185,8 +197,12 @@ def _pay(R, g, piles, hands, counts, h, o, s, price, pay, room, levels, best, lo
     """The buyer pays ``price`` (K8) into the payment pile; returns (value, cards, jokers)."""
     value = best_payment(counts[s], R[R_JOKERS], price, pay, room, levels, best)
     cards = 0
+    top = g[G_NPAID]
     for i in range(VALUES + 1):
-        for _ in range(pay[i]):
+        k = pay[i]
+        if k == 0:
+            continue
+        for _ in range(k):
             if i == JOKERS:
                 c = JOKER_CARD
             else:
@@ -194,14 +210,18 @@ def _pay(R, g, piles, hands, counts, h, o, s, price, pay, room, levels, best, lo
                 while hands[s, c] == 0:  # the lowest suit held: suits do not matter
                     c += 13
             hands[s, c] -= 1
-            counts[s, i] -= 1
-            piles[P_PAID, g[G_NPAID]] = c
-            g[G_NPAID] += 1
-            o[O.PAID + i] += 1
-            cards += 1
+            piles[P_PAID, top] = c
+            top += 1
             _log(log, g, EV_PAY, c, 0)
-        _count_card(h, o, s, i, -pay[i])
-    o[O.PAYMENT_PILE] = g[G_NPAID]
+        counts[s, i] -= k
+        o[O.PAID + i] += k
+        h[s, O.HAND_COUNT + i] -= k
+        cards += k
+    # the card totals once, not per value: each is a float held in memory
+    h[s, O.HAND_HELD] -= cards
+    o[O.MONEY_CARDS + s] -= cards
+    g[G_NPAID] = top
+    o[O.PAYMENT_PILE] = top
     _refresh_most(R, counts, h, s)
     seat_out[m, s, S_SPENT] += value
     seat_out[m, s, S_OVERPAID] += value - price
@@ -278,7 +298,7 @@ def _bidding(R, pids, params, rngs, o, h, bidders, s, high, bidder, calls, force
     o[O.HIGH_BID], o[O.HIGH_BIDDER], o[O.CALLS] = high, bidder, calls
     asks = False
     gains, caps = bidders[:, :CAP], bidders[:, CAP]   # policies see no seat's ceiling
-    lot_gains(o, gains)
+    lot_gains(np.int64(o[O.CARD]), n, g[G_IN_DECK], g[G_OWNED:G_OWNED + n], gains)
     for t in range(n):
         if o[O.IN_LOT + t] > 0:
             left += 1
@@ -393,6 +413,7 @@ def _deal(R, rngs, g, piles, hands, counts, owned, h, o, log, deals, m):
         o[O.IN_DECK + kind] = R[R_DECKS]
     o[O.DRAW_PILE] = g[G_DEND] - g[G_DTOP]
     o[O.SITTING_OUT] = -1
+    _kind_bits(g, o, n)
 
 
 @jit(inline=True)
@@ -406,6 +427,8 @@ def _open_lot(R, rngs, g, piles, hands, counts, h, o, card, turner, sitting_out,
     o[O.LOT], o[O.CARD], o[O.TURNER] = lot, kind, turner
     o[O.SITTING_OUT], o[O.FIRST] = sitting_out, first
     o[O.IN_DECK + kind] -= 1
+    if o[O.IN_DECK + kind] == 0:
+        g[G_IN_DECK] &= ~(1 << kind)
     o[O.AUCTION_LEFT] = g[G_ASIZE]
     for s in range(n):
         o[O.IN_LOT + s] = 0.0 if s == sitting_out else 1.0
@@ -458,6 +481,7 @@ def _lot(R, pids, params, rngs, g, piles, hands, counts, owned, h, o, bidders, p
             piles[P_MARK, tail] = 1
             g[G_ASIZE] += 1
             o[O.IN_DECK + kind] += 1
+            g[G_IN_DECK] |= 1 << kind
             _log(log, g, EV_UNSOLD, 1, 0)
         else:
             _log(log, g, EV_UNSOLD, 0, 0)
@@ -476,6 +500,7 @@ def _lot(R, pids, params, rngs, g, piles, hands, counts, owned, h, o, bidders, p
                                 levels, best, log, seat_out, m)
     owned[buyer, kind] += 1
     o[O.OWNED + buyer * O.KINDS + kind] += 1
+    g[G_OWNED + buyer] |= 1 << kind
     seat_out[m, buyer, S_FACE] += 1
     done = C.completing_set(owned[buyer], kind)
     if here:

@@ -31,6 +31,7 @@ inlined).
 from __future__ import annotations
 
 import numpy as np
+from numba.cpython.unsafe.numbers import trailing_zeros
 
 from sim.jit import jit
 
@@ -45,13 +46,15 @@ def most_payable(counts, jokers_per_payment):
     """The most a seat can pay (K6): every number card, the highest of them doubled by
     as many jokers as it may pay."""
     total = 0
+    for i in range(VALUES):               # no dependency from one value to the next
+        total += counts[i] * (i + 2)
     doubled = min(counts[JOKERS], jokers_per_payment)
-    for i in range(VALUES - 1, -1, -1):
-        c = counts[i]
-        total += c * (i + 2)
-        d = min(c, doubled)
+    i = VALUES - 1
+    while doubled > 0 and i >= 0:         # most hands hold no joker: no iteration
+        d = min(counts[i], doubled)
         total += d * (i + 2)
         doubled -= d
+        i -= 1
     return total
 
 
@@ -170,6 +173,28 @@ def _reach_one_word(counts, reach):
 @jit(inline=True)
 def _has(bits, total):
     return (bits[total >> 6] >> np.uint64(total & 63)) & np.uint64(1)
+
+
+OVERPAY = 20
+"""Every payment overpays less than a doubled ten: were it 20 or more, the payment
+without one of its cards would still pay the price."""
+
+
+@jit(inline=True)
+def _least_total(bits, price):
+    """The least total in ``bits`` from ``price`` to ``price + OVERPAY - 1``, or -1 when
+    there is none: then the seat cannot pay ``price`` at all. Two words at most, each
+    scanned with a count of trailing zeros."""
+    end = price + OVERPAY
+    w = price >> 6
+    if w >= bits.shape[0]:
+        return -1                         # past every total two decks can pay
+    x = bits[w] >> np.uint64(price & 63)
+    t = price + np.int64(trailing_zeros(x)) if x else end
+    w += 1
+    if x == 0 and w << 6 < end and w < bits.shape[0] and bits[w]:
+        t = (w << 6) + np.int64(trailing_zeros(bits[w]))
+    return t if t < end else -1
 
 
 LEVEL_COLS = 9
@@ -317,21 +342,19 @@ def best_payment(counts, jokers_per_payment, price, pay, reach, levels, best):
     ``reach`` (uint64 10 x 4 x WORDS), ``levels`` (int64 9 x LEVEL_COLS) and ``best``
     (int64 3) are scratch."""
     pay[:] = 0
-    if most_payable(counts, jokers_per_payment) < price:
-        return -1
     jokers = min(counts[JOKERS], jokers_per_payment, 3)
-    # The least overpayment is below 20 (one card less would still pay: a doubled ten
-    # is the most a card adds), so totals up to price + 19 are all the search needs.
-    words = min(WORDS, (price + 20 + 63) >> 6)
+    # The least overpayment is below OVERPAY (one card less would still pay: a doubled
+    # ten is the most a card adds), so totals up to price + 19 are all the search needs.
+    words = min(WORDS, (price + OVERPAY + 63) >> 6)
     if words == 1 and jokers <= 1:
         _reach_one_word(counts, reach)
     elif words == 2 and jokers <= 1:
         _reach_two_words(counts, reach)
     else:
         _reach(counts, jokers, words, reach)
-    target = price
-    while not _has(reach[VALUES, jokers], target):
-        target += 1
+    target = _least_total(reach[VALUES, jokers], price)
+    if target < 0:
+        return -1
     best[0], best[1], best[2] = 1 << 40, 1 << 40, 1 << 40
     _search(counts, target, price, jokers, reach, levels, best, pay)
     return target

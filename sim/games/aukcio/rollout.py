@@ -81,6 +81,7 @@ def _setup(R, rngs, st, own, held, owned0, pool, paid0, faces, g, piles, hands, 
     o[O.AUCTION_LEFT] = g[K.G_ASIZE]
     o[O.LOT], o[O.CARD] = st[4], card_kind(st[1])
     o[O.TURNER], o[O.SITTING_OUT], o[O.FIRST] = st[2], st[3], seat
+    K._kind_bits(g, o, n)
 
 
 @jit(parallel=True)
