@@ -12,7 +12,7 @@ import pytest
 import strategies
 from sim.errors import RuleError
 from sim.games import get_game
-from sim.games.aukcio.core import completing_set
+from sim.games.aukcio.core import completing_set, kind_bits
 from sim.games.aukcio.referee import replay
 
 GAME = get_game("aukcio")
@@ -135,10 +135,7 @@ def test_k13_sets_and_two_decks():
     kind = {f"{r}{s}": s_i * 4 + r_i for s_i, s in enumerate("CDHS") for r_i, r in enumerate("JQKA")}
 
     def completes(cards, card):
-        owned = np.zeros(16, np.int64)
-        for c in cards:
-            owned[kind[c]] += 1
-        return completing_set(owned, kind[card]) >= 0
+        return completing_set(kind_bits(kind[c] for c in cards), kind[card]) >= 0
 
     assert completes(["AH", "AC"], "AD")                  # three aces, three suits
     assert not completes(["AH", "AH"], "AC")              # duplicates do not count twice

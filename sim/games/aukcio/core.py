@@ -59,18 +59,16 @@ def card_kind(code):
 
 
 @jit(inline=True)
-def completing_set(owned, kind):
-    """The first set (index into SETS) that ``kind`` completes for a seat owning
-    ``owned`` (counts per kind; the kind itself need not be owned yet), or -1."""
-    for j in range(5):
-        k = KIND_SETS[kind, j]
-        if k < 0:
-            return -1
-        whole = True
-        for c in range(3):
-            other = SETS[k, c]
-            if other != kind and owned[other] == 0:
-                whole = False
-        if whole:
-            return k
+def completing_set(mine, kind):
+    """The first set (index into SETS) that ``kind`` completes for a seat owning the
+    kinds ``mine`` (a bit set, kind k at bit k; ``kind`` itself need not be in it), or
+    -1."""
+    for j in range(KIND_OTHERS_MASK.shape[1]):
+        if KIND_OTHERS_MASK[kind, j] & ~mine == 0:   # NO_SET is never owned
+            return KIND_SETS[kind, j]
     return -1
+
+
+def kind_bits(kinds) -> int:
+    """The bit set of the kinds listed (``completing_set``'s ``mine``)."""
+    return sum(1 << k for k in set(kinds))

@@ -194,7 +194,8 @@ def _draw(R, rng, g, piles, hands, counts, h, o, s, log, seat_out, m):
 @jit(inline=True)
 def _pay(R, g, piles, hands, counts, h, o, s, price, pay, room, levels, best, log, seat_out,
          m):
-    """The buyer pays ``price`` (K8) into the payment pile; returns (value, cards, jokers)."""
+    """The buyer pays ``price`` (K8) into the payment pile; returns (value, cards, jokers).
+    The caller refreshes the buyer's ``HAND_MOST`` (after the buyer's draws)."""
     value = best_payment(counts[s], R[R_JOKERS], price, pay, room, levels, best)
     cards = 0
     top = g[G_NPAID]
@@ -222,7 +223,6 @@ def _pay(R, g, piles, hands, counts, h, o, s, price, pay, room, levels, best, lo
     o[O.MONEY_CARDS + s] -= cards
     g[G_NPAID] = top
     o[O.PAYMENT_PILE] = top
-    _refresh_most(R, counts, h, s)
     seat_out[m, s, S_SPENT] += value
     seat_out[m, s, S_OVERPAID] += value - price
     seat_out[m, s, S_PAID] += cards
@@ -374,7 +374,7 @@ def _shuffle_decks(R, rng, piles):
 
 
 @jit
-def _deal(R, rngs, g, piles, hands, counts, owned, h, o, log, deals, m):
+def _deal(R, rngs, g, piles, hands, counts, h, o, log, deals, m):
     """K1, K2, K4: shuffle both decks (or take row ``m`` of ``deals``: the auction deck,
     then the money deck, top first), deal the money cards, set up the observation. The
     decks are shuffled either way, so a given deal leaves the stream where a dealt one
@@ -398,7 +398,6 @@ def _deal(R, rngs, g, piles, hands, counts, owned, h, o, log, deals, m):
     g[G_DTOP], g[G_DEND], g[G_NPAID], g[G_RESHUFFLES] = 0, money, 0, 0
     hands[:n, :] = 0
     counts[:n, :] = 0
-    owned[:n, :] = 0
     o[:] = 0.0
     show_rules(o, R, RULES_SHOWN)
     dealer = R[R_FIRST_DEALER]
@@ -449,7 +448,7 @@ def _open_lot(R, rngs, g, piles, hands, counts, h, o, card, turner, sitting_out,
 
 
 @jit(inline=True)
-def _lot(R, pids, params, rngs, g, piles, hands, counts, owned, h, o, bidders, pay, room,
+def _lot(R, pids, params, rngs, g, piles, hands, counts, h, o, bidders, pay, room,
          levels, best, card, mark, lot, first, high, bidder, calls, forced, m, seat_out, lot_out,
          offsets, err, log):
     """Bid for ``card`` (turned by ``_open_lot``, or a bid-EV situation: the bidding
@@ -493,16 +492,15 @@ def _lot(R, pids, params, rngs, g, piles, hands, counts, owned, h, o, bidders, p
     _log(log, g, EV_SALE, buyer, price)                          # K8, K9
     blocked = 0
     for r in range(n if here else 0):                           # detail only
-        if r != buyer and C.completing_set(owned[r], kind) >= 0:
+        if r != buyer and C.completing_set(g[G_OWNED + r], kind) >= 0:
             blocked = 1
     buyer_money = np.int64(h[buyer, O.HAND_MOST])
     value, cards, jokers = _pay(R, g, piles, hands, counts, h, o, buyer, price, pay, room,
                                 levels, best, log, seat_out, m)
-    owned[buyer, kind] += 1
     o[O.OWNED + buyer * O.KINDS + kind] += 1
     g[G_OWNED + buyer] |= 1 << kind
     seat_out[m, buyer, S_FACE] += 1
-    done = C.completing_set(owned[buyer], kind)
+    done = C.completing_set(g[G_OWNED + buyer], kind)
     if here:
         lot_out[row, L_PRICE], lot_out[row, L_OVERPAID] = price, value - price
         lot_out[row, L_PAID], lot_out[row, L_JOKERS] = cards, jokers
@@ -523,7 +521,7 @@ def _lot(R, pids, params, rngs, g, piles, hands, counts, owned, h, o, bidders, p
 
 
 @jit
-def _play_lots(R, pids, params, rngs, g, piles, hands, counts, owned, h, o, bidders, pay,
+def _play_lots(R, pids, params, rngs, g, piles, hands, counts, h, o, bidders, pay,
                room, levels, best, turner, sitting_out, lot, sales, m, seat_out, lot_out, offsets,
                err, log):
     """Turn and sell cards until a set is made or the auction deck is empty (K5-K14).
@@ -536,7 +534,7 @@ def _play_lots(R, pids, params, rngs, g, piles, hands, counts, owned, h, o, bidd
         g[G_ASIZE] -= 1
         first = _open_lot(R, rngs, g, piles, hands, counts, h, o, card, turner, sitting_out,
                           lot, log, seat_out, m)
-        buyer, done = _lot(R, pids, params, rngs, g, piles, hands, counts, owned, h, o,
+        buyer, done = _lot(R, pids, params, rngs, g, piles, hands, counts, h, o,
                            bidders, pay, room, levels, best, card, mark, lot, first, 0, -1, 0,
                            NO_CALL, m, seat_out, lot_out, offsets, err, log)
         lot += 1
@@ -569,7 +567,7 @@ def _finish(R, g, counts, h, winner, won_set, lots, sales, m, score, win, seat_o
 
 
 @jit
-def play_match(R, pids, params, seed, index, m, rngs, g, piles, hands, counts, owned, h, o,
+def play_match(R, pids, params, seed, index, m, rngs, g, piles, hands, counts, h, o,
                bidders, pay, room, levels, best, score, win, seat_out, match_out, lot_out,
                offsets, err, log, deals):
     """Play match ``index`` into row ``m`` of the outputs (K1-K14); with ``deals`` (rows
@@ -578,9 +576,9 @@ def play_match(R, pids, params, seed, index, m, rngs, g, piles, hands, counts, o
     for k in range(n + 1):
         seed_stream(rngs[k], seed, index, DEAL_STREAM + k)
     seat_out[m, :n, :] = 0
-    _deal(R, rngs, g, piles, hands, counts, owned, h, o, log, deals, m)
+    _deal(R, rngs, g, piles, hands, counts, h, o, log, deals, m)
     winner, won_set, lots, sales = _play_lots(
-        R, pids, params, rngs, g, piles, hands, counts, owned, h, o, bidders, pay, room,
+        R, pids, params, rngs, g, piles, hands, counts, h, o, bidders, pay, room,
         levels, best, (R[R_FIRST_DEALER] + 1) % n, -1, 0, 0, m, seat_out, lot_out, offsets, err, log)
     if err[m, 0] == 0:
         _finish(R, g, counts, h, winner, won_set, lots, sales, m, score, win, seat_out,
@@ -593,7 +591,6 @@ def new_scratch():
     return (np.empty((MAX_PLAYERS + 1, 4), np.uint64), np.zeros(G_SIZE, np.int64),
             np.zeros((4, PILE), np.int64), np.zeros((MAX_PLAYERS, 53), np.int64),
             np.zeros((MAX_PLAYERS, O.VALUES), np.int64),
-            np.zeros((MAX_PLAYERS, O.KINDS), np.int64),
             np.zeros((MAX_PLAYERS, O.HAND_LEN), np.float64), np.zeros(O.SIZE, np.float64),
             np.zeros((MAX_PLAYERS, BIDDER_COLS), np.int64), np.zeros(VALUES + 1, np.int64),
             np.zeros((VALUES + 1, 4, WORDS), np.uint64),
@@ -605,11 +602,11 @@ def play_chunk(R, pids, params, seed, start, count, n_blocks, score, win, seat_o
                match_out, lot_out, offsets, err, deals):
     log = np.zeros((0, 3), np.int64)
     for b in prange(n_blocks):
-        (rngs, g, piles, hands, counts, owned, h, o, bidders, pay, room, levels,
+        (rngs, g, piles, hands, counts, h, o, bidders, pay, room, levels,
          best) = new_scratch()
         for m in range(b * count // n_blocks, (b + 1) * count // n_blocks):
             play_match(R, pids, params, seed, start + m, m, rngs, g, piles, hands, counts,
-                       owned, h, o, bidders, pay, room, levels, best, score, win, seat_out,
+                       h, o, bidders, pay, room, levels, best, score, win, seat_out,
                        match_out, lot_out, offsets, err, log, deals)
 
 

@@ -34,8 +34,7 @@ P_AUCTION, P_MARK, P_DRAW, P_PAID = K.P_AUCTION, K.P_MARK, K.P_DRAW, K.P_PAID
 
 
 @jit
-def _setup(R, rngs, st, own, held, owned0, pool, paid0, faces, g, piles, hands, counts, owned,
-           h, o):
+def _setup(R, rngs, st, own, held, owned0, pool, paid0, faces, g, piles, hands, counts, h, o):
     """The situation's state with a fresh deal of the hidden cards (rollout's docstring).
     ``st``: seat, card, turner, sitting_out, lot, then who may still call, per seat."""
     n = R[R_PLAYERS]
@@ -72,7 +71,6 @@ def _setup(R, rngs, st, own, held, owned0, pool, paid0, faces, g, piles, hands, 
     g[K.G_AHEAD], g[K.G_ASIZE] = 0, faces.shape[0]
     for t in range(n):
         for kind in range(O.KINDS):
-            owned[t, kind] = owned0[t, kind]
             o[O.OWNED + t * O.KINDS + kind] = owned0[t, kind]
         K._refresh_hand(counts, h, o, t, R[R_JOKERS])
         o[O.IN_LOT + t] = st[5 + t]
@@ -92,7 +90,7 @@ def _rollouts(R, pids, params, seed, n_rollouts, st, high, bidder, calls, cands,
     log = np.zeros((0, 3), np.int64)
     n_blocks = max(1, min(n_rollouts, 64))
     for b in prange(n_blocks):
-        (rngs, g, piles, hands, counts, owned, h, o, bidders, pay, room, levels,
+        (rngs, g, piles, hands, counts, h, o, bidders, pay, room, levels,
          best) = K.new_scratch()
         seat_out = np.zeros((1, n, K.S_COLS), np.int64)
         lot_out = np.zeros((0, K.L_COLS), np.int64)
@@ -104,15 +102,15 @@ def _rollouts(R, pids, params, seed, n_rollouts, st, high, bidder, calls, cands,
                     seed_stream(rngs[k], seed, r, DEAL_STREAM + k)
                 seat_out[0, :, :] = 0
                 _setup(R, rngs, st, own, held, owned0, pool, paid0, faces, g, piles, hands,
-                       counts, owned, h, o)
-                buyer, done = K._lot(R, pids, params, rngs, g, piles, hands, counts, owned, h,
-                                     o, bidders, pay, room, levels, best, card, 0, lot,
+                       counts, h, o)
+                buyer, done = K._lot(R, pids, params, rngs, g, piles, hands, counts, h, o,
+                                     bidders, pay, room, levels, best, card, 0, lot,
                                      seat, high, bidder, calls, cands[c], 0, seat_out,
                                      lot_out, offsets, err, log)
                 winner, won_set, lots, sales = buyer, done, lot + 1, 1 if buyer >= 0 else 0
                 if err[0, 0] == 0 and done < 0:
                     winner, won_set, lots, sales = K._play_lots(
-                        R, pids, params, rngs, g, piles, hands, counts, owned, h, o, bidders,
+                        R, pids, params, rngs, g, piles, hands, counts, h, o, bidders,
                         pay, room, levels, best, (turner + 1) % n, buyer, lot + 1, sales, 0,
                         seat_out, lot_out, offsets, err, log)
                 if err[0, 0] != 0:

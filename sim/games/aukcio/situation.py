@@ -35,7 +35,7 @@ import numpy as np
 
 from sim.cards import JOKER, format_card, parse_cards
 from sim.errors import BidlabError
-from sim.games.aukcio.core import card_kind, completing_set
+from sim.games.aukcio.core import card_kind, completing_set, kind_bits
 from sim.games.aukcio.payment import JOKERS, most_payable
 from sim.games.aukcio.rules import JOKERS_PER_DECK
 from sim.rules import Rules
@@ -147,10 +147,8 @@ def parse(rules: Rules, values: dict[str, Any]) -> Situation:
     gone = _cards("gone", values.get("gone", ""), face=True)
     _within("owned, card and gone", values.get("owned", ""), sum(owned, []) + card + gone, decks)
     for s, mine in enumerate(owned):
-        counts = [0] * 16
-        for c in mine:
-            counts[card_kind(c)] += 1
-        if any(completing_set.py_func(counts, k) >= 0 and counts[k] for k in range(16)):
+        kinds = [card_kind(c) for c in mine]
+        if any(completing_set.py_func(kind_bits(kinds), k) >= 0 for k in kinds):
             raise bad("owned", values["owned"], f"seat {s} already owns a set: the game is over "
                                                 f"(K14)")
     turner = whole("turner", values.get("turner", seat), 0, n - 1)
