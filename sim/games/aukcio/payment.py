@@ -31,7 +31,7 @@ inlined).
 from __future__ import annotations
 
 import numpy as np
-from numba.cpython.unsafe.numbers import trailing_zeros
+from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
 
 from sim.jit import jit
 
@@ -273,11 +273,13 @@ def _search(counts, target, price, jokers, reach, lv, best, best_take):
     M, K, T, N, JL, JU, Q, UP, BELOW = 0, 1, 2, 3, 4, 5, 6, 7, 8
     fewest = _fewest_cards(counts, jokers, target)
     i = -1
+    held = 0                                  # the values held, as a bit set
     for j in range(VALUES):
         lv[j, M] = 0
         lv[j, BELOW] = i                      # the next value held below j
         if counts[j] > 0:
             i = j
+            held |= 1 << j
     if i < 0:
         return
     lv[i, T], lv[i, N], lv[i, JL], lv[i, JU], lv[i, UP] = 0, 0, jokers, 0, VALUES
@@ -318,9 +320,16 @@ def _search(counts, target, price, jokers, reach, lv, best, best_take):
         if not _has(reach[i, jl], rest):
             continue
         w = below + 2
+        if n + _div(rest + w - 1, w) > best[1]:
+            lv[i, K] = 0                      # fewer units here need no fewer in all
+            continue
+        # the next level is the highest value held below that fits in the rest (the
+        # values between pay nothing: there is one rest reachable, so some value fits)
+        fit = held & ((1 << min(i, rest - 1)) - 1)
+        below = 63 - np.int64(leading_zeros(np.uint64(fit)))
+        w = below + 2
         more = n + _div(rest + w - 1, w)
         if more > best[1]:
-            lv[i, K] = 0                      # fewer units here need no fewer in all
             continue
         if more == best[1] and used > best[2]:
             continue
