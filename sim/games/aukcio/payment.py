@@ -221,15 +221,15 @@ def _fewest_cards(counts, jokers, target):
 DIV_SHIFT = 24
 DIV_MUL = np.array([0, 0] + [((1 << DIV_SHIFT) + w - 1) // w for w in range(2, VALUES + 2)],
                    np.int64)
-"""ceil(2**DIV_SHIFT / w) for the card values w = 2..10 (``_div``)."""
+"""ceil(2**DIV_SHIFT / w) for w = 2..10 (``small_div``)."""
 
 
 @jit(inline=True)
-def _div(x, w):
-    """x // w for 0 <= x < 2**16 and a card value w (2..10), as a multiplication and a
-    shift: the search divides at every step, and a division costs some 25 cycles. Exact:
-    the multiplier's rounding adds under x / 2**24 < 1/256 to x / w, whose fraction is
-    at most 9/10."""
+def small_div(x, w):
+    """x // w for 0 <= x < 2**16 and 2 <= w <= 10 (a card value, or the seats still in
+    a lot), as a multiplication and a shift: the search divides at every step, and a
+    division costs some 25 cycles. Exact: the multiplier's rounding adds under x / 2**24
+    < 1/256 to x / w, whose fraction is at most 9/10."""
     return (x * DIV_MUL[w]) >> DIV_SHIFT
 
 
@@ -283,7 +283,7 @@ def _search(counts, target, price, jokers, reach, lv, best, best_take):
     if i < 0:
         return
     lv[i, T], lv[i, N], lv[i, JL], lv[i, JU], lv[i, UP] = 0, 0, jokers, 0, VALUES
-    lv[i, Q] = _div(target, i + 2)
+    lv[i, Q] = small_div(target, i + 2)
     lv[i, K] = _most_units(counts[i], lv[i, Q], jokers) + 1
     while True:
         k = lv[i, K] - 1                      # the next choice at this level
@@ -320,7 +320,7 @@ def _search(counts, target, price, jokers, reach, lv, best, best_take):
         if not _has(reach[i, jl], rest):
             continue
         w = below + 2
-        if n + _div(rest + w - 1, w) > best[1]:
+        if n + small_div(rest + w - 1, w) > best[1]:
             lv[i, K] = 0                      # fewer units here need no fewer in all
             continue
         # the next level is the highest value held below that fits in the rest (the
@@ -328,7 +328,7 @@ def _search(counts, target, price, jokers, reach, lv, best, best_take):
         fit = held & ((1 << min(i, rest - 1)) - 1)
         below = 63 - np.int64(leading_zeros(np.uint64(fit)))
         w = below + 2
-        more = n + _div(rest + w - 1, w)
+        more = n + small_div(rest + w - 1, w)
         if more > best[1]:
             continue
         if more == best[1] and used > best[2]:
@@ -338,7 +338,7 @@ def _search(counts, target, price, jokers, reach, lv, best, best_take):
         lv[below, T], lv[below, N], lv[below, JL], lv[below, JU] = t, n, jl, used
         lv[below, UP] = i
         i = below
-        lv[i, Q] = _div(rest, i + 2)
+        lv[i, Q] = small_div(rest, i + 2)
         lv[i, K] = _most_units(counts[i], lv[i, Q], jl) + 1
 
 
