@@ -12,15 +12,18 @@ then of the next, and so on (the tens first): K8 accepts any of them, and one ru
 makes the payment a function of the hand and the price.
 
 First the totals the hand can pay are found as bit sets (per value, per number of
-jokers used; one or two words in local variables for the usual prices and at most one
-joker); the least of them at or above the price is what is paid. Then a search walks
-the values held from the tens down, choosing how many cards of each value to pay
-plainly and how many to double, following only choices from which the rest of that
-total is still reachable, the most cards of a value first (doubling cards only when all
-of a value are paid: anything else loses to paying more of them plainly), and cutting
-any that cannot beat the fewest cards found (no further card adds more than the next
-value held), with the value's remaining choices when that is why. It stops early at a
-payment with as few cards as any can have and no joker.
+jokers used; one or two words in local variables, built without branches, for the
+usual prices and at most one joker); the least of them at or above the price is what
+is paid. Then a search walks the values held from the tens down, choosing how many
+cards of each value to pay plainly and how many to double, following only choices
+from which the rest of that total is still reachable, the most cards of a value first
+(doubling cards only when all of a value are paid: anything else loses to paying more
+of them plainly), and cutting any that cannot beat the best payment found, by a lower
+bound on the cards still needed (the fewest *units*, cards and the jokers doubling
+them, that cover the rest), with the value's remaining choices when that is why. It
+stops early at a payment with as few cards as any can have and no joker. When the
+total can be paid without a joker, that is searched first, and then only payments
+with a joker and fewer cards.
 
 The search and the bit-set builders are inlined into ``best_payment``: called from a
 function that counts references (the benchmark's loop), each call with arrays costs
@@ -205,27 +208,13 @@ def _least_total(bits, price):
     return t if t < end else -1
 
 
+NONE = 1 << 40
+"""The cards and jokers of the best payment before one is found."""
+
+
 LEVEL_COLS = 9
 """Columns of the search's level table (``_search``); the last holds the next value held
 below each level, found once per search rather than at every step."""
-
-
-@jit(inline=True)
-def _fewest_cards(counts, jokers, target):
-    """A lower bound on the cards of any payment of ``target``: a payment of n cards is
-    worth at most its n highest *units*, a unit being a card or the joker doubling it
-    (so the highest cards count twice, one for each joker)."""
-    cards, extra = 0, jokers
-    for i in range(VALUES - 1, -1, -1):
-        v = i + 2
-        doubled = min(counts[i], extra)
-        extra -= doubled
-        units = counts[i] + doubled
-        if target <= units * v:
-            return cards + (target + v - 1) // v
-        target -= units * v
-        cards += units
-    return cards
 
 
 DIV_SHIFT = 24
@@ -241,6 +230,25 @@ def small_div(x, w):
     division costs some 25 cycles. Exact: the multiplier's rounding adds under x / 2**24
     < 1/256 to x / w, whose fraction is at most 9/10."""
     return (x * DIV_MUL[w]) >> DIV_SHIFT
+
+
+@jit(inline=True)
+def _fewest_cards(counts, top, jokers, target):
+    """A lower bound on the cards of any payment of ``target`` from the values ``top``
+    and below: a payment of n cards is worth at most its n highest *units*, a unit
+    being a card or the joker doubling it (so the highest cards count twice, one for
+    each joker)."""
+    cards, extra = 0, jokers
+    for i in range(top, -1, -1):
+        v = i + 2
+        doubled = min(counts[i], extra)
+        extra -= doubled
+        units = counts[i] + doubled
+        if target <= units * v:
+            return cards + small_div(target + v - 1, v)
+        target -= units * v
+        cards += units
+    return cards
 
 
 @jit(inline=True)
@@ -267,13 +275,17 @@ def _search(counts, target, price, jokers, reach, lv, best, best_take):
     doubled is beaten by m + d cards paid plainly whenever m + d <= c (as many cards,
     fewer jokers, more of this value), so a level doubles cards only when it pays all
     c it holds, and k units are min(k, c) cards and the rest jokers. Each later choice
-    pays less and (no further card adding more than the next value held, a doubled
-    card counting as two) needs at least as many cards in all; so once a choice needs
-    more cards than the best payment found, or overshoots nothing but leaves no value
-    below, the rest of the level is cut too. A branch is cut when it cannot pay with
-    fewer cards, or as few with fewer jokers, or tie them with more cards of the
-    higher values (``_prefix``). Only choices from which the rest of the target is
-    still reachable (``reach``) are followed.
+    pays less and (no further unit adding more than the next value held) needs at
+    least as many cards in all, one more for each unit fewer here; so once a choice
+    needs more cards than the best payment found, or overshoots nothing but leaves no
+    value below, the rest of the level is cut too (where the level pays no joker: a
+    choice with one joker fewer may leave one to use below). A branch is cut when it
+    cannot pay with fewer cards, or as few with fewer jokers, or tie them with more
+    cards of the higher values (``_prefix``); the cards it still needs are bounded by
+    ``_fewest_cards`` of the values that fit in the rest, once there is a payment to
+    beat. Only choices from which the rest of the target is still reachable
+    (``reach``) are followed, straight to the highest value held that fits in the
+    rest.
 
     Payments without a joker are found in the order of the tie-break (the most cards
     of the highest value first), so the search stops at the first one that pays with
@@ -281,7 +293,7 @@ def _search(counts, target, price, jokers, reach, lv, best, best_take):
     rank below one found after it, with the same cards of the higher values but
     another of them doubled.)"""
     M, K, T, N, JL, JU, Q, UP, BELOW = 0, 1, 2, 3, 4, 5, 6, 7, 8
-    fewest = _fewest_cards(counts, jokers, target)
+    fewest = _fewest_cards(counts, VALUES - 1, jokers, target)
     i = -1
     held = 0                                  # the values held, as a bit set
     for j in range(VALUES):
@@ -321,6 +333,12 @@ def _search(counts, target, price, jokers, reach, lv, best, best_take):
                     return  # nothing pays with fewer; the first found ranks highest
             lv[i, K] = 0                      # every other choice here pays less
             continue
+        if best[1] == fewest and used >= best[2] and _prefix(lv, i, best_take) < 0:
+            # nothing pays with fewer cards, nor with fewer jokers from here: at best a
+            # tie that loses the tie-break, and so for fewer cards here if no fewer jokers
+            if d == 0:
+                lv[i, K] = 0
+            continue
         below = lv[i, BELOW]
         if below < 0:
             lv[i, K] = 0                      # nothing below makes up the rest
@@ -330,20 +348,27 @@ def _search(counts, target, price, jokers, reach, lv, best, best_take):
         if not _has(reach[i, jl], rest):
             continue
         w = below + 2
-        if n + small_div(rest + w - 1, w) > best[1]:
+        least = n + small_div(rest + w - 1, w)
+        if least > best[1]:
             lv[i, K] = 0                      # fewer units here need no fewer in all
             continue
         # the next level is the highest value held below that fits in the rest (the
         # values between pay nothing: there is one rest reachable, so some value fits)
         fit = held & ((1 << min(i, rest - 1)) - 1)
         below = 63 - np.int64(leading_zeros(np.uint64(fit)))
-        w = below + 2
-        more = n + small_div(rest + w - 1, w)
+        if best[1] < NONE:   # a payment to beat: the tighter bound, from the values that fit
+            more = n + _fewest_cards(counts, below, jl, rest)
+        else:
+            more = n + small_div(rest + below + 1, below + 2)
         if more > best[1]:
+            if d == 0 and n + _fewest_cards(counts, lv[i, BELOW], jl, rest) > best[1]:
+                lv[i, K] = 0   # fewer units here, as many jokers left: no fewer cards
             continue
         if more == best[1] and used > best[2]:
             continue
         if more == best[1] and used == best[2] and _prefix(lv, i, best_take) < 0:
+            if d == 0 and n + _fewest_cards(counts, lv[i, BELOW], jl, rest) >= best[1]:
+                lv[i, K] = 0   # so do fewer units here: as many jokers, fewer such cards
             continue  # at best a tie that loses the tie-break
         lv[below, T], lv[below, N], lv[below, JL], lv[below, JU] = t, n, jl, used
         lv[below, UP] = i
@@ -373,8 +398,20 @@ def best_payment(counts, jokers_per_payment, price, pay, reach, levels, best):
     target = _least_total(reach[VALUES, jokers], price)
     if target < 0:
         return -1
-    best[0], best[1], best[2] = 1 << 40, 1 << 40, 1 << 40
-    _search(counts, target, price, jokers, reach, levels, best, pay)
+    best[0], best[1], best[2] = target - price, NONE, NONE
+    if jokers == 0 or not _has(reach[VALUES, 0], target):
+        _search(counts, target, price, jokers, reach, levels, best, pay)
+        return target
+    # Paid without a joker first: that search stops early (``_search``), and a payment
+    # with a joker beats its result only with fewer cards, so it is searched for next
+    # with that bound, if the bound leaves room for one.
+    _search(counts, target, price, 0, reach, levels, best, pay)
+    fewest = best[1]
+    if fewest > _fewest_cards(counts, VALUES - 1, jokers, target):
+        best[1], best[2] = fewest - 1, NONE
+        _search(counts, target, price, jokers, reach, levels, best, pay)
+        if best[2] == NONE:               # none: ``pay`` still holds the first payment
+            best[1], best[2] = fewest, 0
     return target
 
 
