@@ -383,7 +383,8 @@ def best_payment(counts, jokers_per_payment, price, pay, reach, levels, best):
     ``JOKERS``, jokers; return its value, or -1 if the seat cannot pay ``price``.
     ``reach`` (uint64 10 x 4 x WORDS), ``levels`` (int64 9 x LEVEL_COLS) and ``best``
     (int64 3) are scratch."""
-    pay[:] = 0
+    for i in range(COUNTS):    # a loop: numba's slice assignment costs tens of ns
+        pay[i] = 0
     jokers = min(counts[JOKERS], jokers_per_payment, 3)
     # The least overpayment is below OVERPAY (one card less would still pay: a doubled
     # ten is the most a card adds), so totals up to price + 19 are all the search needs.
