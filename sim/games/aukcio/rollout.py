@@ -111,7 +111,7 @@ def _rollouts(R, pids, params, seed, n_rollouts, st, high, bidder, calls, cands,
                 if err[0, 0] == 0 and done < 0:
                     winner, won_set, lots, sales = K._play_lots(
                         R, pids, params, rngs, g, piles, hands, counts, h, o, bidders,
-                        pay, room, levels, best, (turner + 1) % n, buyer, lot + 1, sales, 0,
+                        pay, room, levels, best, K._next_seat(turner, n), buyer, lot + 1, sales, 0,
                         seat_out, lot_out, offsets, err, log)
                 if err[0, 0] != 0:
                     for j in range(H.ERR_SIZE):
