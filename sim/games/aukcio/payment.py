@@ -21,9 +21,7 @@ from which the rest of that total is still reachable, the most cards of a value 
 of them plainly), and cutting any that cannot beat the best payment found, by a lower
 bound on the cards still needed (the fewest *units*, cards and the jokers doubling
 them, that cover the rest), with the value's remaining choices when that is why. It
-stops early at a payment with as few cards as any can have and no joker. When the
-total can be paid without a joker, that is searched first, and then only payments
-with a joker and fewer cards.
+stops early at a payment with as few cards as any can have and no joker.
 
 The search and the bit-set builders are inlined into ``best_payment``: called from a
 function that counts references (the benchmark's loop), each call with arrays costs
@@ -399,20 +397,8 @@ def best_payment(counts, jokers_per_payment, price, pay, reach, levels, best):
     target = _least_total(reach[VALUES, jokers], price)
     if target < 0:
         return -1
-    best[0], best[1], best[2] = target - price, NONE, NONE
-    if jokers == 0 or not _has(reach[VALUES, 0], target):
-        _search(counts, target, price, jokers, reach, levels, best, pay)
-        return target
-    # Paid without a joker first: that search stops early (``_search``), and a payment
-    # with a joker beats its result only with fewer cards, so it is searched for next
-    # with that bound, if the bound leaves room for one.
-    _search(counts, target, price, 0, reach, levels, best, pay)
-    fewest = best[1]
-    if fewest > _fewest_cards(counts, VALUES - 1, jokers, target):
-        best[1], best[2] = fewest - 1, NONE
-        _search(counts, target, price, jokers, reach, levels, best, pay)
-        if best[2] == NONE:               # none: ``pay`` still holds the first payment
-            best[1], best[2] = fewest, 0
+    best[0], best[1], best[2] = NONE, NONE, NONE
+    _search(counts, target, price, jokers, reach, levels, best, pay)
     return target
 
 
