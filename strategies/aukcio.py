@@ -146,6 +146,12 @@ def ceiling(pid, o, hand, p, rng, gains):
 
 
 @jit(inline=True)
+def uses_rng(pid):
+    """Whether the policy draws random numbers (the kernel seeds only those streams)."""
+    return pid == RANDOM
+
+
+@jit(inline=True)
 def smallest_bid(o):
     return np.int64(o[O.HIGH_BID]) + 1
 

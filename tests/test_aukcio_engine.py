@@ -8,10 +8,14 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import strategies
 from sim.errors import RuleError
 from sim.games import get_game
+from sim.games.aukcio import kernel as K
+from sim.games.aukcio import obs as O
 from sim.games.aukcio.core import completing_set, kind_bits
 from sim.games.aukcio.referee import replay
 
@@ -183,3 +187,51 @@ def test_given_decks_play_the_dealt_match_and_bad_decks_are_refused():
         GAME.run_chunk(rules, pol, sa.labels, 5, 10, 30, deals=bad)
     with pytest.raises(BidlabError, match="30 rows"):
         GAME.run_chunk(rules, pol, sa.labels, 5, 10, 30, deals=decks[:5])
+
+
+def open_bidding_turn_by_turn(caps, in_lot, s, high, bidder):
+    """K6, K7 open bidding between seats that bid the smallest legal bid while it is
+    within their ceiling (``caps``, their money included), one turn at a time."""
+    n, in_lot, calls = len(caps), list(in_lot), 0
+    while True:
+        if in_lot[s]:
+            calls += 1
+            if high >= caps[s]:
+                in_lot[s] = False
+            else:
+                high, bidder = high + 1, s
+            left = sum(in_lot)
+            if left == 0 or (left == 1 and bidder >= 0 and in_lot[bidder]):
+                return bidder, high, calls, in_lot
+        s = (s + 1) % n
+
+
+@st.composite
+def open_lots(draw):
+    n = draw(st.integers(3, 6))
+    in_lot = draw(st.lists(st.booleans(), min_size=n, max_size=n).filter(any))
+    caps = draw(st.lists(st.integers(0, 60), min_size=n, max_size=n))
+    most = draw(st.lists(st.integers(0, 60), min_size=n, max_size=n))
+    s = draw(st.sampled_from([t for t in range(n) if in_lot[t]]))
+    fresh = draw(st.booleans())
+    high = 0 if fresh else draw(st.integers(0, 40))
+    bidder = -1 if fresh else draw(st.sampled_from([-1] + [t for t in range(n) if in_lot[t]]))
+    return caps, most, in_lot, s, high, bidder
+
+
+@settings(max_examples=400, deadline=None)
+@given(open_lots())
+def test_k6_k7_open_bidding_between_ceilings_is_played_a_pass_at_a_time(lot):
+    """The kernel plays an open lot between ceiling policies a pass at a time
+    (``_ceiling_bidding``); it ends as the same lot played turn by turn."""
+    caps, most, in_lot, s, high, bidder = lot
+    n = len(caps)
+    o = np.zeros(O.SIZE)
+    o[O.IN_LOT:O.IN_LOT + n] = in_lot
+    h = np.zeros((n, O.HAND_LEN))
+    h[:, O.HAND_MOST] = most
+    got = K._ceiling_bidding(n, o, np.array(caps, np.int64), h, s, high, bidder, 0)
+    want = open_bidding_turn_by_turn([min(c, m) for c, m in zip(caps, most)], in_lot, s,
+                                     high, bidder)
+    assert tuple(int(x) for x in got) == want[:3]
+    assert (o[O.IN_LOT:O.IN_LOT + n] > 0).tolist() == want[3]

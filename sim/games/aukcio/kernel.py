@@ -14,6 +14,7 @@ them costs more than the step itself (one thread, 100,000 games, best of 5: setv
 from __future__ import annotations
 
 import numpy as np
+from numba.cpython.unsafe.numbers import trailing_zeros
 
 from sim.games.aukcio import core as C
 from sim.games.aukcio import obs as O
@@ -42,7 +43,7 @@ from sim.games.aukcio.rules import (
 from sim.harness import ILLEGAL, TRACE_OVERFLOW, fail, show_rules
 from sim.jit import jit, prange
 from sim.rng import DEAL_STREAM, seed_stream, shuffle
-from strategies.aukcio import GAIN_COLS, ceiling, decide, kinds_present, lot_gains
+from strategies.aukcio import GAIN_COLS, ceiling, decide, kinds_present, lot_gains, uses_rng
 
 MAX_PLAYERS = O.MAX_PLAYERS
 JOKER_CARD = 52
@@ -157,13 +158,23 @@ def _money(counts, s):
 
 
 @jit(inline=True)
-def _take(hands, counts, s, c):
-    hands[s, c] += 1
-    counts[s, _value_index(c)] += 1
+def _suit_unit(c):
+    """Card ``c`` in ``suits``: one in byte ``c // 13`` (its suit; the jokers' byte is 4)."""
+    return np.int64(1) << (8 * (c // 13))
 
 
 @jit(inline=True)
-def _draw(R, rng, g, piles, hands, counts, h, o, s, log, seat_out, m):
+def _take(suits, counts, s, c):
+    """Seat ``s`` takes money card ``c``. ``suits[s, i]`` holds the cards of value index
+    ``i`` a byte per suit, so that a payment finds the lowest suit held by a count of
+    trailing zeros rather than a loop over the suits (``_pay``)."""
+    i = _value_index(c)
+    suits[s, i] += _suit_unit(c)
+    counts[s, i] += 1
+
+
+@jit(inline=True)
+def _draw(R, rng, g, piles, suits, counts, h, o, s, log, seat_out, m):
     """Seat ``s`` draws the top money card (K12: the payment pile is reshuffled into a
     new draw pile when the draw pile is empty; nothing is drawn when both are empty).
     Returns the card, or -1. The caller refreshes the seat's ``HAND_MOST``."""
@@ -186,14 +197,14 @@ def _draw(R, rng, g, piles, hands, counts, h, o, s, log, seat_out, m):
     c = piles[P_DRAW, g[G_DTOP]]
     g[G_DTOP] += 1
     o[O.DRAW_PILE] = g[G_DEND] - g[G_DTOP]
-    _take(hands, counts, s, c)
+    _take(suits, counts, s, c)
     _count_card(h, o, s, _value_index(c), 1)
     seat_out[m, s, S_DRAWN] += 1
     return c
 
 
 @jit(inline=True)
-def _pay(R, g, piles, hands, counts, h, o, s, price, pay, room, levels, best, log, seat_out,
+def _pay(R, g, piles, suits, counts, h, o, s, price, pay, room, levels, best, log, seat_out,
          m):
     """The buyer pays ``price`` (K8) into the payment pile; returns (value, cards, jokers).
     The caller refreshes the buyer's ``HAND_MOST`` (after the buyer's draws)."""
@@ -204,14 +215,10 @@ def _pay(R, g, piles, hands, counts, h, o, s, price, pay, room, levels, best, lo
         k = pay[i]
         if k == 0:
             continue
-        for _ in range(k):
-            if i == JOKERS:
-                c = JOKER_CARD
-            else:
-                c = i
-                while hands[s, c] == 0:  # the lowest suit held: suits do not matter
-                    c += 13
-            hands[s, c] -= 1
+        for _ in range(k):      # the lowest suit held: suits do not matter
+            suit = np.int64(trailing_zeros(np.uint64(suits[s, i]))) >> 3
+            c = JOKER_CARD if i == JOKERS else suit * 13 + i
+            suits[s, i] -= _suit_unit(c)
             piles[P_PAID, top] = c
             top += 1
             _log(log, g, EV_PAY, c, 0)
@@ -248,42 +255,45 @@ NO_CALL = -3
 def _ceiling_bidding(n, o, caps, h, s, high, bidder, calls):
     """``_bidding`` when every seat in the lot has a ceiling and no call is logged: each
     seat in turn bids the smallest legal bid while it is within ``caps`` and its money,
-    else passes for good. Whole rounds in which every seat still in can bid are jumped
-    (each adds one bid per seat); then turns are played one by one up to the next pass."""
+    else passes for good. Played a pass at a time: with ``left`` seats still in, t_0 ..
+    t_{left-1} in turn from ``s``, every turn up to the next pass raises by one, so
+    t_j's turns find the lot at ``high + tau`` for tau = j, j + left, ...; its first
+    pass is at the least such tau with ``high + tau >= caps[t_j]``, and the next pass
+    of all is the least of these (the residues differ: no ties)."""
     left = 0
     for t in range(n):
         if o[O.IN_LOT + t] > 0:
             left += 1
             caps[t] = min(caps[t], np.int64(h[t, O.HAND_MOST]))
-    while True:
-        if left >= 2:
-            lowest, last = np.int64(1 << 62), s
-            for k in range(n):
-                t = s + k if s + k < n else s + k - n
-                if o[O.IN_LOT + t] > 0:
-                    lowest = min(lowest, caps[t])
-                    last = t              # the last seat of a round from s
-            rounds = small_div(lowest - high, left) if lowest > high else 0
-            if rounds > 0:
-                high += rounds * left
-                calls += rounds * left
-                bidder = last
-        while True:                       # turns up to the next pass
-            if o[O.IN_LOT + s] > 0:
-                calls += 1
-                passed = high >= caps[s]
-                if passed:
-                    o[O.IN_LOT + s] = 0.0
-                    left -= 1
-                else:
-                    high, bidder = high + 1, s
-                if left == 0 or (left == 1 and bidder >= 0 and o[O.IN_LOT + bidder] > 0):
-                    return bidder, high, calls
-                s = _next_seat(s, n)
-                if passed:
-                    break
+    while left >= 2:
+        first, passer, before = np.int64(1 << 62), -1, -1
+        j, prev, t = 0, -1, s
+        for _ in range(n):
+            if o[O.IN_LOT + t] > 0:
+                need = caps[t] - high - j
+                tau = j if need <= 0 else j + left * small_div(need + left - 1, left)
+                if tau < first:
+                    first, passer, before = tau, t, prev
+                prev = t
+                j += 1
+            t = _next_seat(t, n)
+        if first > 0:                # the seat before the passer bid last: t_{j-1}
+            high += first
+            bidder = before if before >= 0 else prev   # the passer is t_0: t_{left-1}
+        calls += first + 1
+        o[O.IN_LOT + passer] = 0.0
+        left -= 1
+        s = _next_seat(passer, n)
+        if left == 1 and bidder >= 0 and o[O.IN_LOT + bidder] > 0:
+            return bidder, high, calls
+    for t in range(n):               # the last seat in speaks: it raises or passes
+        if o[O.IN_LOT + t] > 0:
+            calls += 1
+            if high >= caps[t]:
+                o[O.IN_LOT + t] = 0.0
             else:
-                s = _next_seat(s, n)
+                high, bidder = high + 1, t
+    return bidder, high, calls
 
 
 @jit(inline=True)
@@ -382,7 +392,7 @@ def _shuffle_decks(R, rng, piles):
 
 
 @jit
-def _deal(R, rngs, g, piles, hands, counts, h, o, log, deals, m):
+def _deal(R, rngs, g, piles, suits, counts, h, o, log, deals, m):
     """K1, K2, K4: shuffle both decks (or take row ``m`` of ``deals``: the auction deck,
     then the money deck, top first), deal the money cards, set up the observation. The
     decks are shuffled either way, so a given deal leaves the stream where a dealt one
@@ -406,9 +416,8 @@ def _deal(R, rngs, g, piles, hands, counts, h, o, log, deals, m):
     g[G_DTOP], g[G_DEND], g[G_NPAID], g[G_RESHUFFLES] = 0, money, 0, 0
     # plain loops: numba's slice assignment here costs some 60 ns per array and match
     for s in range(n):
-        for c in range(hands.shape[1]):
-            hands[s, c] = 0
         for i in range(counts.shape[1]):
+            suits[s, i] = 0
             counts[s, i] = 0
     for k in range(o.shape[0]):
         o[k] = 0.0
@@ -417,7 +426,7 @@ def _deal(R, rngs, g, piles, hands, counts, h, o, log, deals, m):
     dealt = R[R_HAND_SIZE] * n
     for k in range(dealt):                  # one card at a time from the dealer's left
         s = _next_seat(s, n)
-        _take(hands, counts, s, draw[k])
+        _take(suits, counts, s, draw[k])
     g[G_DTOP] = dealt
     for s in range(n):
         _refresh_hand(counts, h, o, s, R[R_JOKERS])
@@ -430,7 +439,7 @@ def _deal(R, rngs, g, piles, hands, counts, h, o, log, deals, m):
 
 
 @jit(inline=True)
-def _open_lot(R, rngs, g, piles, hands, counts, h, o, card, turner, sitting_out, lot, log,
+def _open_lot(R, rngs, g, piles, suits, counts, h, o, card, turner, sitting_out, lot, log,
               seat_out, m):
     """Turn ``card`` (K5), set up the public view of the lot, and make the ace draws
     (K10). Returns the first speaker."""
@@ -452,7 +461,7 @@ def _open_lot(R, rngs, g, piles, hands, counts, h, o, card, turner, sitting_out,
             s = turner
             for _ in range(n - 1):
                 s = _next_seat(s, n)
-                c = _draw(R, rngs[DEAL_STREAM], g, piles, hands, counts, h, o, s, log,
+                c = _draw(R, rngs[DEAL_STREAM], g, piles, suits, counts, h, o, s, log,
                           seat_out, m)
                 if c >= 0:
                     _log(log, g, EV_ACE, s, c)
@@ -463,7 +472,7 @@ def _open_lot(R, rngs, g, piles, hands, counts, h, o, card, turner, sitting_out,
 
 
 @jit(inline=True)
-def _lot(R, pids, params, rngs, g, piles, hands, counts, h, o, bidders, pay, room,
+def _lot(R, pids, params, rngs, g, piles, suits, counts, h, o, bidders, pay, room,
          levels, best, card, mark, lot, first, high, bidder, calls, forced, m, seat_out, lot_out,
          offsets, err, log):
     """Bid for ``card`` (turned by ``_open_lot``, or a bid-EV situation: the bidding
@@ -510,7 +519,7 @@ def _lot(R, pids, params, rngs, g, piles, hands, counts, h, o, bidders, pay, roo
         if r != buyer and C.completing_set(g[G_OWNED + r], kind) >= 0:
             blocked = 1
     buyer_money = np.int64(h[buyer, O.HAND_MOST])
-    value, cards, jokers = _pay(R, g, piles, hands, counts, h, o, buyer, price, pay, room,
+    value, cards, jokers = _pay(R, g, piles, suits, counts, h, o, buyer, price, pay, room,
                                 levels, best, log, seat_out, m)
     o[O.OWNED + buyer * O.KINDS + kind] += 1
     g[G_OWNED + buyer] |= 1 << kind
@@ -528,7 +537,7 @@ def _lot(R, pids, params, rngs, g, piles, hands, counts, h, o, bidders, pay, roo
         _log(log, g, EV_WIN, buyer, done)
         return buyer, done
     for _ in range(R[R_BUYER_DRAW]):
-        c = _draw(R, rngs[DEAL_STREAM], g, piles, hands, counts, h, o, buyer, log, seat_out, m)
+        c = _draw(R, rngs[DEAL_STREAM], g, piles, suits, counts, h, o, buyer, log, seat_out, m)
         if c >= 0:
             _log(log, g, EV_DRAW, buyer, c)
     _refresh_most(R, counts, h, buyer)
@@ -536,7 +545,7 @@ def _lot(R, pids, params, rngs, g, piles, hands, counts, h, o, bidders, pay, roo
 
 
 @jit
-def _play_lots(R, pids, params, rngs, g, piles, hands, counts, h, o, bidders, pay,
+def _play_lots(R, pids, params, rngs, g, piles, suits, counts, h, o, bidders, pay,
                room, levels, best, turner, sitting_out, lot, sales, m, seat_out, lot_out, offsets,
                err, log):
     """Turn and sell cards until a set is made or the auction deck is empty (K5-K14).
@@ -547,9 +556,9 @@ def _play_lots(R, pids, params, rngs, g, piles, hands, counts, h, o, bidders, pa
         card, mark = piles[P_AUCTION, head], piles[P_MARK, head]
         g[G_AHEAD] = (head + 1) % RING
         g[G_ASIZE] -= 1
-        first = _open_lot(R, rngs, g, piles, hands, counts, h, o, card, turner, sitting_out,
+        first = _open_lot(R, rngs, g, piles, suits, counts, h, o, card, turner, sitting_out,
                           lot, log, seat_out, m)
-        buyer, done = _lot(R, pids, params, rngs, g, piles, hands, counts, h, o,
+        buyer, done = _lot(R, pids, params, rngs, g, piles, suits, counts, h, o,
                            bidders, pay, room, levels, best, card, mark, lot, first, 0, -1, 0,
                            NO_CALL, m, seat_out, lot_out, offsets, err, log)
         lot += 1
@@ -582,20 +591,22 @@ def _finish(R, g, counts, h, winner, won_set, lots, sales, m, score, win, seat_o
 
 
 @jit
-def play_match(R, pids, params, seed, index, m, rngs, g, piles, hands, counts, h, o,
+def play_match(R, pids, params, seed, index, m, rngs, g, piles, suits, counts, h, o,
                bidders, pay, room, levels, best, score, win, seat_out, match_out, lot_out,
                offsets, err, log, deals):
     """Play match ``index`` into row ``m`` of the outputs (K1-K14); with ``deals`` (rows
     per match of the chunk, ``_deal``), its row ``m`` instead of a fresh deal."""
     n = R[R_PLAYERS]
-    for k in range(n + 1):
-        seed_stream(rngs[k], seed, index, DEAL_STREAM + k)
+    seed_stream(rngs[DEAL_STREAM], seed, index, DEAL_STREAM)
+    for s in range(n):
+        if uses_rng(pids[s]):           # the other seats' streams are never read
+            seed_stream(rngs[1 + s], seed, index, DEAL_STREAM + 1 + s)
     for s in range(n):                  # a loop, not a slice assignment (``_deal``)
         for c in range(S_COLS):
             seat_out[m, s, c] = 0
-    _deal(R, rngs, g, piles, hands, counts, h, o, log, deals, m)
+    _deal(R, rngs, g, piles, suits, counts, h, o, log, deals, m)
     winner, won_set, lots, sales = _play_lots(
-        R, pids, params, rngs, g, piles, hands, counts, h, o, bidders, pay, room,
+        R, pids, params, rngs, g, piles, suits, counts, h, o, bidders, pay, room,
         levels, best, _next_seat(R[R_FIRST_DEALER], n), -1, 0, 0, m, seat_out, lot_out, offsets, err, log)
     if err[m, 0] == 0:
         _finish(R, g, counts, h, winner, won_set, lots, sales, m, score, win, seat_out,
@@ -606,7 +617,7 @@ def play_match(R, pids, params, seed, index, m, rngs, g, piles, hands, counts, h
 def new_scratch():
     """The per-match working arrays (``play_match``'s ``rngs .. best``)."""
     return (np.empty((MAX_PLAYERS + 1, 4), np.uint64), np.zeros(G_SIZE, np.int64),
-            np.zeros((4, PILE), np.int64), np.zeros((MAX_PLAYERS, 53), np.int64),
+            np.zeros((4, PILE), np.int64), np.zeros((MAX_PLAYERS, O.VALUES), np.int64),
             np.zeros((MAX_PLAYERS, O.VALUES), np.int64),
             np.zeros((MAX_PLAYERS, O.HAND_LEN), np.float64), np.zeros(O.SIZE, np.float64),
             np.zeros((MAX_PLAYERS, BIDDER_COLS), np.int64), np.zeros(VALUES + 1, np.int64),
@@ -619,10 +630,10 @@ def play_chunk(R, pids, params, seed, start, count, n_blocks, score, win, seat_o
                match_out, lot_out, offsets, err, deals):
     log = np.zeros((0, 3), np.int64)
     for b in prange(n_blocks):
-        (rngs, g, piles, hands, counts, h, o, bidders, pay, room, levels,
+        (rngs, g, piles, suits, counts, h, o, bidders, pay, room, levels,
          best) = new_scratch()
         for m in range(b * count // n_blocks, (b + 1) * count // n_blocks):
-            play_match(R, pids, params, seed, start + m, m, rngs, g, piles, hands, counts,
+            play_match(R, pids, params, seed, start + m, m, rngs, g, piles, suits, counts,
                        h, o, bidders, pay, room, levels, best, score, win, seat_out,
                        match_out, lot_out, offsets, err, log, deals)
 

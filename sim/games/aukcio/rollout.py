@@ -29,12 +29,13 @@ from sim.harness import show_rules
 from sim.jit import jit, prange
 from sim.rng import DEAL_STREAM, seed_stream, shuffle
 from sim.rules import Rules
+from strategies.aukcio import uses_rng
 
 P_AUCTION, P_MARK, P_DRAW, P_PAID = K.P_AUCTION, K.P_MARK, K.P_DRAW, K.P_PAID
 
 
 @jit
-def _setup(R, rngs, st, own, held, owned0, pool, paid0, faces, g, piles, hands, counts, h, o):
+def _setup(R, rngs, st, own, held, owned0, pool, paid0, faces, g, piles, suits, counts, h, o):
     """The situation's state with a fresh deal of the hidden cards (rollout's docstring).
     ``st``: seat, card, turner, sitting_out, lot, then who may still call, per seat."""
     n = R[R_PLAYERS]
@@ -42,11 +43,11 @@ def _setup(R, rngs, st, own, held, owned0, pool, paid0, faces, g, piles, hands, 
     rng = rngs[DEAL_STREAM]
     o[:] = 0.0
     show_rules(o, R, K.RULES_SHOWN)
-    hands[:n, :] = 0
+    suits[:n, :] = 0
     counts[:n, :] = 0
     for c in range(53):
         for _ in range(own[c]):
-            K._take(hands, counts, seat, c)
+            K._take(suits, counts, seat, c)
     draw = piles[P_DRAW]
     for k in range(pool.shape[0]):
         draw[k] = pool[k]
@@ -55,7 +56,7 @@ def _setup(R, rngs, st, own, held, owned0, pool, paid0, faces, g, piles, hands, 
     for t in range(n):
         if t != seat:
             for _ in range(held[t]):
-                K._take(hands, counts, t, draw[top])
+                K._take(suits, counts, t, draw[top])
                 top += 1
     g[K.G_DTOP], g[K.G_DEND], g[K.G_RESHUFFLES], g[K.G_LOGGING] = top, pool.shape[0], 0, 0
     g[K.G_NPAID] = paid0.shape[0]
@@ -90,7 +91,7 @@ def _rollouts(R, pids, params, seed, n_rollouts, st, high, bidder, calls, cands,
     log = np.zeros((0, 3), np.int64)
     n_blocks = max(1, min(n_rollouts, 64))
     for b in prange(n_blocks):
-        (rngs, g, piles, hands, counts, h, o, bidders, pay, room, levels,
+        (rngs, g, piles, suits, counts, h, o, bidders, pay, room, levels,
          best) = K.new_scratch()
         seat_out = np.zeros((1, n, K.S_COLS), np.int64)
         lot_out = np.zeros((0, K.L_COLS), np.int64)
@@ -98,19 +99,21 @@ def _rollouts(R, pids, params, seed, n_rollouts, st, high, bidder, calls, cands,
         err = np.zeros((1, H.ERR_SIZE), np.int64)
         for r in range(b * n_rollouts // n_blocks, (b + 1) * n_rollouts // n_blocks):
             for c in range(cands.shape[0]):
-                for k in range(n + 1):
-                    seed_stream(rngs[k], seed, r, DEAL_STREAM + k)
+                seed_stream(rngs[DEAL_STREAM], seed, r, DEAL_STREAM)
+                for t in range(n):
+                    if uses_rng(pids[t]):
+                        seed_stream(rngs[1 + t], seed, r, DEAL_STREAM + 1 + t)
                 seat_out[0, :, :] = 0
-                _setup(R, rngs, st, own, held, owned0, pool, paid0, faces, g, piles, hands,
+                _setup(R, rngs, st, own, held, owned0, pool, paid0, faces, g, piles, suits,
                        counts, h, o)
-                buyer, done = K._lot(R, pids, params, rngs, g, piles, hands, counts, h, o,
+                buyer, done = K._lot(R, pids, params, rngs, g, piles, suits, counts, h, o,
                                      bidders, pay, room, levels, best, card, 0, lot,
                                      seat, high, bidder, calls, cands[c], 0, seat_out,
                                      lot_out, offsets, err, log)
                 winner, won_set, lots, sales = buyer, done, lot + 1, 1 if buyer >= 0 else 0
                 if err[0, 0] == 0 and done < 0:
                     winner, won_set, lots, sales = K._play_lots(
-                        R, pids, params, rngs, g, piles, hands, counts, h, o, bidders,
+                        R, pids, params, rngs, g, piles, suits, counts, h, o, bidders,
                         pay, room, levels, best, K._next_seat(turner, n), buyer, lot + 1, sales, 0,
                         seat_out, lot_out, offsets, err, log)
                 if err[0, 0] != 0:
