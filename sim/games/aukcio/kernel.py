@@ -143,9 +143,16 @@ def _refresh_most(R, counts, h, s):
     h[s, O.HAND_MOST] = most_payable(counts[s], R[R_JOKERS])
 
 
+CARD_VALUE = np.array([c % 13 for c in range(JOKER_CARD)] + [JOKERS], np.int64)
+"""The value index of each money card (``_value_index``), looked up: every draw and
+payment needs it, and ``c % 13`` is a chain of some ten instructions."""
+SUIT_UNIT = np.array([1 << 8 * (c // 13) for c in range(JOKER_CARD + 1)], np.int64)
+"""Card ``c`` in ``suits``: one in byte ``c // 13``, its suit (the jokers' byte is 4)."""
+
+
 @jit(inline=True)
 def _value_index(c):
-    return JOKERS if c == JOKER_CARD else c % 13
+    return CARD_VALUE[c]
 
 
 @jit(inline=True)
@@ -158,18 +165,12 @@ def _money(counts, s):
 
 
 @jit(inline=True)
-def _suit_unit(c):
-    """Card ``c`` in ``suits``: one in byte ``c // 13`` (its suit; the jokers' byte is 4)."""
-    return np.int64(1) << (8 * (c // 13))
-
-
-@jit(inline=True)
 def _take(suits, counts, s, c):
     """Seat ``s`` takes money card ``c``. ``suits[s, i]`` holds the cards of value index
     ``i`` a byte per suit, so that a payment finds the lowest suit held by a count of
     trailing zeros rather than a loop over the suits (``_pay``)."""
     i = _value_index(c)
-    suits[s, i] += _suit_unit(c)
+    suits[s, i] += SUIT_UNIT[c]
     counts[s, i] += 1
 
 
@@ -210,22 +211,25 @@ def _pay(R, g, piles, suits, counts, h, o, s, price, pay, room, levels, best, lo
     The caller refreshes the buyer's ``HAND_MOST`` (after the buyer's draws)."""
     value = best_payment(counts[s], R[R_JOKERS], price, pay, room, levels, best)
     cards = 0
-    top = g[G_NPAID]
-    for i in range(VALUES + 1):
+    paid = 0                          # the values paid, as a bit set
+    for i in range(VALUES + 1):       # no branch on which values are paid: a coin toss
         k = pay[i]
-        if k == 0:
-            continue
-        for _ in range(k):      # the lowest suit held: suits do not matter
-            suit = np.int64(trailing_zeros(np.uint64(suits[s, i]))) >> 3
-            c = JOKER_CARD if i == JOKERS else suit * 13 + i
-            suits[s, i] -= _suit_unit(c)
-            piles[P_PAID, top] = c
-            top += 1
-            _log(log, g, EV_PAY, c, 0)
         counts[s, i] -= k
         o[O.PAID + i] += k
         h[s, O.HAND_COUNT + i] -= k
         cards += k
+        paid |= np.int64(k > 0) << i
+    top = g[G_NPAID]
+    while paid:                       # into the pile by value, the lowest first
+        i = np.int64(trailing_zeros(np.uint64(paid)))
+        paid &= paid - 1
+        for _ in range(pay[i]):       # the lowest suit held: suits do not matter
+            suit = np.int64(trailing_zeros(np.uint64(suits[s, i]))) >> 3
+            c = JOKER_CARD if i == JOKERS else suit * 13 + i
+            suits[s, i] -= SUIT_UNIT[c]
+            piles[P_PAID, top] = c
+            top += 1
+            _log(log, g, EV_PAY, c, 0)
     # the card totals once, not per value: each is a float held in memory
     h[s, O.HAND_HELD] -= cards
     o[O.MONEY_CARDS + s] -= cards
