@@ -594,6 +594,16 @@ def _finish(R, g, counts, h, winner, won_set, lots, sales, m, score, win, seat_o
     match_out[m, M_SET] = won_set
 
 
+@jit(inline=True)
+def seed_match(rngs, pids, n, seed, index):
+    """The random streams of match ``index``: the deal's, and those of the seats whose
+    policy draws random numbers (``uses_rng``; the other seats' are never read)."""
+    seed_stream(rngs[DEAL_STREAM], seed, index, DEAL_STREAM)
+    for s in range(n):
+        if uses_rng(pids[s]):
+            seed_stream(rngs[1 + s], seed, index, DEAL_STREAM + 1 + s)
+
+
 @jit
 def play_match(R, pids, params, seed, index, m, rngs, g, piles, suits, counts, h, o,
                bidders, pay, room, levels, best, score, win, seat_out, match_out, lot_out,
@@ -601,10 +611,7 @@ def play_match(R, pids, params, seed, index, m, rngs, g, piles, suits, counts, h
     """Play match ``index`` into row ``m`` of the outputs (K1-K14); with ``deals`` (rows
     per match of the chunk, ``_deal``), its row ``m`` instead of a fresh deal."""
     n = R[R_PLAYERS]
-    seed_stream(rngs[DEAL_STREAM], seed, index, DEAL_STREAM)
-    for s in range(n):
-        if uses_rng(pids[s]):           # the other seats' streams are never read
-            seed_stream(rngs[1 + s], seed, index, DEAL_STREAM + 1 + s)
+    seed_match(rngs, pids, n, seed, index)
     for s in range(n):                  # a loop, not a slice assignment (``_deal``)
         for c in range(S_COLS):
             seat_out[m, s, c] = 0

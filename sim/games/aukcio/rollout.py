@@ -27,9 +27,8 @@ from sim.games.aukcio.rules import JOKERS_PER_DECK, R_JOKERS, R_PLAYERS, pack
 from sim.games.aukcio.situation import Situation, action_name, candidates, parse
 from sim.harness import show_rules
 from sim.jit import jit, prange
-from sim.rng import DEAL_STREAM, seed_stream, shuffle
+from sim.rng import DEAL_STREAM, shuffle
 from sim.rules import Rules
-from strategies.aukcio import uses_rng
 
 P_AUCTION, P_MARK, P_DRAW, P_PAID = K.P_AUCTION, K.P_MARK, K.P_DRAW, K.P_PAID
 
@@ -99,10 +98,7 @@ def _rollouts(R, pids, params, seed, n_rollouts, st, high, bidder, calls, cands,
         err = np.zeros((1, H.ERR_SIZE), np.int64)
         for r in range(b * n_rollouts // n_blocks, (b + 1) * n_rollouts // n_blocks):
             for c in range(cands.shape[0]):
-                seed_stream(rngs[DEAL_STREAM], seed, r, DEAL_STREAM)
-                for t in range(n):
-                    if uses_rng(pids[t]):
-                        seed_stream(rngs[1 + t], seed, r, DEAL_STREAM + 1 + t)
+                K.seed_match(rngs, pids, n, seed, r)
                 seat_out[0, :, :] = 0
                 _setup(R, rngs, st, own, held, owned0, pool, paid0, faces, g, piles, suits,
                        counts, h, o)
