@@ -92,6 +92,13 @@ def test_k8_ties_go_to_more_cards_of_the_highest_value():
     assert value == 55 and pay.tolist() == [0, 0, 1, 0, 1, 1, 0, 2, 1, 1]  # T 9 9 7 6 4 + JK
 
 
+def test_k8_with_a_joker_the_tie_break_looks_past_the_first_payment_with_fewest_cards():
+    # 3, 5, 7, 8 and a joker, price 25: 8 + 7 doubled + 3 is found first, with four
+    # cards and a joker like 8 + 7 + 5 doubled, which pays the five, not the three
+    value, pay = payment(np.array([0, 1, 0, 1, 0, 1, 1, 0, 0, 1]), 1, 25)
+    assert value == 25 and pay.tolist() == [0, 0, 0, 1, 0, 1, 1, 0, 0, 1]
+
+
 TWO_DECKS = MONEY_DECK * 2
 
 

@@ -289,7 +289,12 @@ def _search(counts, target, price, jokers, reach, lv, best, best_take):
     of the highest value first), so the search stops at the first one that pays with
     as few cards as ``_fewest_cards`` allows and no joker. (A payment with a joker can
     rank below one found after it, with the same cards of the higher values but
-    another of them doubled.)"""
+    another of them doubled.) A payment found with as few cards as that and a joker
+    above its last level sends the search straight back to the lowest level that pays
+    a joker: every branch in between keeps the payment's choices from that level up,
+    so pays as many jokers or more and, paying fewer cards where it first differs (no
+    joker there), loses the tie-break (on the benchmark's hands: 9.4 nodes a payment
+    to 7.0)."""
     M, K, T, N, JL, JU, Q, UP, BELOW = 0, 1, 2, 3, 4, 5, 6, 7, 8
     fewest = _fewest_cards(counts, VALUES - 1, jokers, target)
     i = -1
@@ -329,6 +334,13 @@ def _search(counts, target, price, jokers, reach, lv, best, best_take):
                 best_take[JOKERS] = used
                 if n == fewest and used == 0:
                     return  # nothing pays with fewer; the first found ranks highest
+                if n == fewest and d == 0:  # a joker above: back to its lowest level
+                    j = i
+                    while lv[j, K] == lv[j, M]:
+                        lv[j, M] = 0
+                        j = lv[j, UP]
+                    i = j                     # its next choice: no joker there
+                    continue
             lv[i, K] = 0                      # every other choice here pays less
             continue
         if best[1] == fewest and used >= best[2] and _prefix(lv, i, best_take) < 0:
