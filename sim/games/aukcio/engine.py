@@ -63,7 +63,7 @@ def _play(rules: Rules, policies: Policies, seed: int, start: int, count: int,
     n = rules.players
     pids, params = policies["bid"]
     a = dict(score=np.zeros((count, n)), win=np.zeros((count, n)),
-             seat_out=np.zeros((count, n, K.S_COLS), np.int64),
+             seat_out=np.zeros((K.S_COLS, count, n), np.int64),
              match_out=np.zeros((count, K.M_COLS), np.int64),
              lot_out=np.zeros((rows, K.L_COLS), np.int64), err=H.new_errors(count))
     K.play_chunk(pack(rules), np.ascontiguousarray(pids, np.int64),
@@ -94,13 +94,13 @@ def run_chunk(rules: Rules, policies: Policies, labels: tuple[str, ...], seed: i
     so = a["seat_out"]
 
     def seat_col(col, dtype=np.int16):
-        return so[:, :, col].astype(dtype).ravel()
+        return so[col].astype(dtype).ravel()
 
     tables = {"seats": {
         **H.match_seat(start, count, n),
         "score": a["score"].ravel(), "win": a["win"].ravel(),
         # which set the winner made: 0 three of a rank, 1 run J-Q-K, 2 run Q-K-A
-        "set_kind": H.nullable(so[:, :, K.S_SET].astype(np.int8)),
+        "set_kind": H.nullable(so[K.S_SET].astype(np.int8)),
         "face_cards": seat_col(K.S_FACE, np.int8),
         "money_spent": seat_col(K.S_SPENT), "overpaid": seat_col(K.S_OVERPAID),
         "cards_paid": seat_col(K.S_PAID), "jokers_paid": seat_col(K.S_JOKERS, np.int8),
@@ -171,7 +171,7 @@ def play_one(rules: Rules, policies: Policies, labels: tuple[str, ...], seed: in
 
     def play(events: int | None):
         a = dict(score=np.zeros((1, n)), win=np.zeros((1, n)),
-                 seat_out=np.zeros((1, n, K.S_COLS), np.int64),
+                 seat_out=np.zeros((K.S_COLS, 1, n), np.int64),
                  match_out=np.zeros((1, K.M_COLS), np.int64),
                  lot_out=np.zeros((0, K.L_COLS), np.int64), err=H.new_errors(1))
         log = np.zeros((events or 0, 3), np.int64)

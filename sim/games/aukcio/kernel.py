@@ -65,7 +65,8 @@ G_SIZE = G_OWNED + MAX_PLAYERS
 # Rows of ``piles``.
 P_AUCTION, P_MARK, P_DRAW, P_PAID = range(4)
 
-# Columns of ``seat_out`` (per match and seat).
+# Rows of ``seat_out``, one per column of the seats table, each a (match, seat) array: a
+# table column is then a contiguous copy, not a strided one (100,000 matches: 1 ms, not 5).
 (S_FACE, S_SPENT, S_OVERPAID, S_PAID, S_JOKERS, S_DRAWN, S_MONEY_LEFT, S_CARDS_LEFT,
  S_SET) = range(9)
 S_COLS = 9
@@ -200,7 +201,7 @@ def _draw(R, rng, g, piles, suits, counts, h, o, s, log, seat_out, m):
     o[O.DRAW_PILE] = g[G_DEND] - g[G_DTOP]
     _take(suits, counts, s, c)
     _count_card(h, o, s, _value_index(c), 1)
-    seat_out[m, s, S_DRAWN] += 1
+    seat_out[S_DRAWN, m, s] += 1
     return c
 
 
@@ -235,10 +236,10 @@ def _pay(R, g, piles, suits, counts, h, o, s, price, pay, room, levels, best, lo
     o[O.MONEY_CARDS + s] -= cards
     g[G_NPAID] = top
     o[O.PAYMENT_PILE] = top
-    seat_out[m, s, S_SPENT] += value
-    seat_out[m, s, S_OVERPAID] += value - price
-    seat_out[m, s, S_PAID] += cards
-    seat_out[m, s, S_JOKERS] += pay[JOKERS]
+    seat_out[S_SPENT, m, s] += value
+    seat_out[S_OVERPAID, m, s] += value - price
+    seat_out[S_PAID, m, s] += cards
+    seat_out[S_JOKERS, m, s] += pay[JOKERS]
     return value, cards, pay[JOKERS]
 
 
@@ -527,7 +528,7 @@ def _lot(R, pids, params, rngs, g, piles, suits, counts, h, o, bidders, pay, roo
                                 levels, best, log, seat_out, m)
     o[O.OWNED + buyer * O.KINDS + kind] += 1
     g[G_OWNED + buyer] |= 1 << kind
-    seat_out[m, buyer, S_FACE] += 1
+    seat_out[S_FACE, m, buyer] += 1
     done = C.completing_set(g[G_OWNED + buyer], kind)
     if here:
         lot_out[row, L_PRICE], lot_out[row, L_OVERPAID] = price, value - price
@@ -586,9 +587,9 @@ def _finish(R, g, counts, h, winner, won_set, lots, sales, m, score, win, seat_o
     for s in range(n):
         score[m, s] = 1.0 if s == winner else 0.0
         win[m, s] = score[m, s]
-        seat_out[m, s, S_MONEY_LEFT] = _money(counts, s)
-        seat_out[m, s, S_CARDS_LEFT] = np.int64(h[s, O.HAND_HELD])
-        seat_out[m, s, S_SET] = C.SET_KIND[won_set] if s == winner else -1
+        seat_out[S_MONEY_LEFT, m, s] = _money(counts, s)
+        seat_out[S_CARDS_LEFT, m, s] = np.int64(h[s, O.HAND_HELD])
+        seat_out[S_SET, m, s] = C.SET_KIND[won_set] if s == winner else -1
     match_out[m, M_LOTS], match_out[m, M_SALES] = lots, sales
     match_out[m, M_RESHUFFLES], match_out[m, M_WINNER] = g[G_RESHUFFLES], winner
     match_out[m, M_SET] = won_set
@@ -614,7 +615,7 @@ def play_match(R, pids, params, seed, index, m, rngs, g, piles, suits, counts, h
     seed_match(rngs, pids, n, seed, index)
     for s in range(n):                  # a loop, not a slice assignment (``_deal``)
         for c in range(S_COLS):
-            seat_out[m, s, c] = 0
+            seat_out[c, m, s] = 0
     _deal(R, rngs, g, piles, suits, counts, h, o, log, deals, m)
     winner, won_set, lots, sales = _play_lots(
         R, pids, params, rngs, g, piles, suits, counts, h, o, bidders, pay, room,

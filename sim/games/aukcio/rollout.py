@@ -92,14 +92,14 @@ def _rollouts(R, pids, params, seed, n_rollouts, st, high, bidder, calls, cands,
     for b in prange(n_blocks):
         (rngs, g, piles, suits, counts, h, o, bidders, pay, room, levels,
          best) = K.new_scratch()
-        seat_out = np.zeros((1, n, K.S_COLS), np.int64)
+        seat_out = np.zeros((K.S_COLS, 1, n), np.int64)
         lot_out = np.zeros((0, K.L_COLS), np.int64)
         offsets = np.zeros(2, np.int64)
         err = np.zeros((1, H.ERR_SIZE), np.int64)
         for r in range(b * n_rollouts // n_blocks, (b + 1) * n_rollouts // n_blocks):
             for c in range(cands.shape[0]):
                 K.seed_match(rngs, pids, n, seed, r)
-                seat_out[0, :, :] = 0
+                seat_out[:, 0, :] = 0
                 _setup(R, rngs, st, own, held, owned0, pool, paid0, faces, g, piles, suits,
                        counts, h, o)
                 buyer, done = K._lot(R, pids, params, rngs, g, piles, suits, counts, h, o,

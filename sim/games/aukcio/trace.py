@@ -74,7 +74,7 @@ def trace(rules: Rules, policies: Policies, labels: tuple[str, ...], seed: int,
     owned: list[list[str]] = [[] for _ in range(n)]
     lots, end = _lots(log[faces + money:], hands, owned)
     money_end = [sorted(h.elements()) for h in hands]
-    assert [len(h) for h in money_end] == a["seat_out"][0, :, K.S_CARDS_LEFT].tolist()
+    assert [len(h) for h in money_end] == a["seat_out"][K.S_CARDS_LEFT, 0].tolist()
     return {
         **H.trace_header("aukcio", rules, seed, index, labels),
         "dealer": dealer,
