@@ -76,21 +76,27 @@ def kinds_present(o, at):
 
 
 @jit(inline=True)
+def _rank_bits(kinds, rank):
+    """The kinds of ``rank`` in the bit set ``kinds``, as four bits by suit: bits rank,
+    rank + 4, rank + 8, rank + 12 gathered by one multiplication (its partial products
+    fall on distinct bits, so nothing carries) into bits 12..15."""
+    return ((((kinds >> rank) & 0x1111) * 0x1248) >> 12) & 0xF
+
+
+@jit(inline=True)
 def progress(mine, in_deck, kind):
     """(sets ``kind`` completes, sets it makes two of three, sets it starts) for a seat
     owning the kinds ``mine`` (a bit set), among the sets still available to it: each
-    other card of the set is owned by it or still in the auction deck (``in_deck``)."""
-    # counted without branches: which sets are open and how far is a coin toss
-    done, two, one = 0, 0, 0
-    missing = ~(mine | in_deck)
-    for j in range(C.KIND_OTHERS_MASK.shape[1]):
-        others = C.KIND_OTHERS_MASK[kind, j]
-        open_ = np.int64((others & missing) == 0)
-        have = others & mine
-        done += open_ & np.int64(have == others)
-        one += open_ & np.int64(have == 0)
-        two += open_ & np.int64(have != others) & np.int64(have != 0)
-    return done, two, one
+    other card of the set is owned by it or still in the auction deck (``in_deck``).
+    Looked up in ``core.PROGRESS_RANK`` and ``core.PROGRESS_RUN``, without a branch:
+    which sets are open and how far is a coin toss."""
+    suit, rank = kind >> 2, kind & 3
+    rest = ~(1 << kind)                   # the kinds but the card's own
+    m, a = mine & rest, (mine | in_deck) & rest
+    packed = (C.PROGRESS_RANK[_rank_bits(m, rank) << 4 | _rank_bits(a, rank)]
+              + C.PROGRESS_RUN[rank << 8 | ((m >> 4 * suit) & 0xF) << 4
+                               | ((a >> 4 * suit) & 0xF)])
+    return packed & 15, (packed >> 4) & 15, packed >> 8
 
 
 GAIN_DONE, GAIN_TWO, GAIN_ONE = range(3)

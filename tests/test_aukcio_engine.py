@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 import strategies
 from sim.errors import RuleError
 from sim.games import get_game
+from sim.games.aukcio import core as C
 from sim.games.aukcio import kernel as K
 from sim.games.aukcio import obs as O
 from sim.games.aukcio.core import completing_set, kind_bits
@@ -147,6 +148,20 @@ def test_k13_sets_and_two_decks():
     assert completes(["JS", "QS"], "KS") and completes(["KS", "AS"], "QS")
     assert not completes(["JS", "QS"], "AS")              # J-Q-A is no run
     assert not completes(["JS", "QH"], "KS")              # a run is of one suit
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.integers(0, 0xFFFF), st.integers(0, 0xFFFF), st.integers(0, 15))
+def test_k13_progress_counts_the_open_sets_of_a_card(mine, in_deck, kind):
+    """The looked-up progress of ``strategies.aukcio`` against a plain count over
+    ``core.SETS``: a set through ``kind`` is open when each of its other kinds is owned
+    or still in the auction deck, and counts by how many of them are owned."""
+    counts = [0, 0, 0]                                   # done, two of three, started
+    for members in C.SETS:
+        others = [int(k) for k in members if k != kind]
+        if len(others) == 2 and all((mine | in_deck) >> k & 1 for k in others):
+            counts[2 - sum(mine >> k & 1 for k in others)] += 1
+    assert tuple(int(x) for x in strategies.aukcio.progress(mine, in_deck, kind)) == tuple(counts)
 
 
 def test_k4_a_deal_larger_than_the_money_deck_is_an_error_naming_the_keys():

@@ -47,6 +47,41 @@ KIND_OTHERS_MASK = np.array([[sum(1 << int(o) for o in SETS[k] if o != kind) if 
 bit set of kinds; ``NO_SET`` (a bit no kind has) pads a kind with four sets."""
 
 
+def _progress(others: int, mine: int, available: int) -> int:
+    """One set's part of ``PROGRESS_*``: the set whose other kinds are ``others``, for a
+    seat owning ``mine`` with ``available`` (owned or still in the auction deck) --
+    completed (1), made two of three (16), started (256), or nothing when it is closed."""
+    if others & ~available:
+        return 0
+    return (1, 16, 256)[2 - bin(others & mine).count("1")]
+
+
+def _progress_tables() -> tuple[np.ndarray, np.ndarray]:
+    """``PROGRESS_RANK``, ``PROGRESS_RUN``."""
+    pairs = [(1 << a) | (1 << b) for a in range(4) for b in range(a + 1, 4)]
+    runs = (0b0111, 0b1110)                        # J-Q-K and Q-K-A, by rank bit
+    rank = np.zeros(256, np.int64)
+    run = np.zeros(4 * 256, np.int64)
+    for m in range(16):
+        for a in range(16):
+            rank[m << 4 | a] = sum(_progress(p, m, a) for p in pairs)
+            for r in range(4):
+                run[r << 8 | m << 4 | a] = sum(_progress(x & ~(1 << r), m, a)
+                                               for x in runs if x >> r & 1)
+    return rank, run
+
+
+PROGRESS_RANK, PROGRESS_RUN = _progress_tables()
+"""How far a card advances a seat's sets (``strategies.aukcio.progress``), looked up
+rather than counted set by set: sets completed + 16 x sets made two of three + 256 x
+sets started. ``PROGRESS_RANK[m << 4 | a]`` counts the three-of-a-rank sets, from the
+card's rank across the four suits (bit s: suit s) as owned (``m``) and available
+(``a``), the card's own suit cleared in both: the sets are then the pairs of suits, and
+those with the card's suit, never available, count nothing. ``PROGRESS_RUN[rank << 8 |
+m << 4 | a]`` counts the runs through ``rank``, from the card's suit across the four
+ranks (bit r: rank r), its own rank cleared."""
+
+
 def kind_card(kind: int) -> int:
     """The card code (``sim.cards``) of a face-card kind."""
     return card(9 + kind % 4, kind // 4)
