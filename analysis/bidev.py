@@ -146,8 +146,8 @@ def summarize(actions: list[str], score: np.ndarray, win: np.ndarray, seed: int 
     p_best = wins / bootstrap
     group = _groups([score, win, *(extra or {}).values()])
     for c, action in enumerate(actions):
-        mean, lo, hi = mean_ci(x[:, c])
-        w, wlo, whi = mean_ci(win[:, c])
+        mean, lo, hi = mean_ci(x[:, c], share_of=int(metric == "win"))
+        w, wlo, whi = mean_ci(win[:, c], share_of=1)
         d = paired_difference(x[:, best], x[:, c])
         row = {"action": action, "mean": mean, "ci_low": lo, "ci_high": hi,
                "win": w, "win_ci_low": wlo, "win_ci_high": whi}

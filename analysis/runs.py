@@ -192,7 +192,7 @@ def simulate(game: str, n: int | None = None, *, seed: int = 0,
                   "seed": seed, "n": n, "version": runner.version(), "detail": detail}
     if deals is not None:
         provenance["boards"] = _deals_provenance(boards, deals[:n])
-    summary = SeatSummary(seats.labels, g.summary_metrics)
+    summary = SeatSummary(seats.labels, g.summary_metrics, g.share_metrics)
     sinks: list = [summary]
     game_summary = None
     if g.match_metrics or g.ratio_metrics or g.table_ratios:

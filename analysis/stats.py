@@ -41,9 +41,12 @@ def paired_difference(x: np.ndarray, y: np.ndarray, level: float = 0.95) -> dict
     return {"diff": mean, "ci_low": mean - half, "ci_high": mean + half, "p_value": p, "n": n}
 
 
-def mean_ci(x: np.ndarray, level: float = 0.95) -> tuple[float, float, float]:
-    """(mean, low, high) with a Student-t interval."""
+def mean_ci(x: np.ndarray, level: float = 0.95, *, share_of: int = 0
+            ) -> tuple[float, float, float]:
+    """(mean, low, high) with a Student-t interval (``share_of`` k: each value is the
+    mean of k seats' shares in [0, 1]; ``analysis.summary.mean_interval``)."""
     from analysis.summary import mean_interval
 
     x = np.asarray(x, np.float64)
-    return mean_interval(float(x.sum()), float((x * x).sum()), len(x), level)
+    return mean_interval(float(x.sum()), float((x * x).sum()), len(x), level,
+                         share_of=share_of)

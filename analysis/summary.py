@@ -18,11 +18,24 @@ import pandas as pd
 from sim.runner import BLOCK
 
 DEFAULT_METRICS = ("score", "win")
+SHARES = ("win",)
+"""The metrics that are a seat's share in [0, 1] in every game
+(``sim.game.Game.share_metrics``)."""
 
 
-def mean_interval(total: float, total_sq: float, n: int, level: float = 0.95
-                  ) -> tuple[float, float, float]:
-    """(mean, low, high): Student-t interval from a sum and a sum of squares."""
+def mean_interval(total: float, total_sq: float, n: int, level: float = 0.95, *,
+                  share_of: int = 0) -> tuple[float, float, float]:
+    """(mean, low, high): Student-t interval from a sum and a sum of squares.
+
+    ``share_of`` k >= 1: each value is the mean of k seats' shares (of the win, ties
+    split), so the interval stays within 0..1, and is widened where the t interval is
+    not honest. One seat's share (k = 1) varies at most as a 0/1 value, p (1 - p), so it
+    gets at least the Wilson interval of its mean, which covers rare wins. A mean over
+    several seats may vary far less (one of them wins, the others lose) and keeps its t
+    interval, unless every match gave 0 (or every one 1): without spread it has no
+    width, and the exact binomial bound holds instead (a value in [0, 1] with mean p is
+    0 with probability at most 1 - p, so n zeros come with probability at most
+    (1 - p)^n)."""
     from scipy.special import stdtrit  # not scipy.stats: that import alone costs ~0.4 s
 
     if n == 0:
@@ -32,7 +45,16 @@ def mean_interval(total: float, total_sq: float, n: int, level: float = 0.95
         return mean, math.nan, math.nan
     var = max(0.0, (total_sq - n * mean * mean) / (n - 1))
     half = stdtrit(n - 1, 0.5 + level / 2) * math.sqrt(var / n)
-    return mean, mean - half, mean + half
+    low, high = mean - half, mean + half
+    if share_of == 1:
+        w_low, w_high = wilson_interval(total, n, level)
+        low, high = min(low, w_low), max(high, w_high)
+    elif share_of > 1 and mean in (0.0, 1.0):
+        exact = ((1 - level) / 2) ** (1 / n)          # Clopper-Pearson at 0 of n, n of n
+        low, high = (0.0, 1 - exact) if mean == 0.0 else (exact, 1.0)
+    if share_of:
+        low, high = max(0.0, low), min(1.0, high)
+    return mean, low, high
 
 
 def wilson_interval(successes: float, trials: float, level: float = 0.95
@@ -62,11 +84,14 @@ class _Sums:
 
 
 class SeatSummary:
-    """Per strategy and per seat: matches and, for each metric, mean and 95% interval."""
+    """Per strategy and per seat: matches and, for each metric, mean and 95% interval
+    (``shares``: the metrics that are a seat's share in [0, 1], ``mean_interval``)."""
 
-    def __init__(self, labels: tuple[str, ...], metrics: tuple[str, ...] = DEFAULT_METRICS):
+    def __init__(self, labels: tuple[str, ...], metrics: tuple[str, ...] = DEFAULT_METRICS,
+                 shares: tuple[str, ...] = SHARES):
         self.labels = labels
         self.metrics = metrics
+        self.shares = shares
         self.groups: dict[tuple[str, str], np.ndarray] = {}
         for label in dict.fromkeys(labels):
             seats = np.array([s for s, lab in enumerate(labels) if lab == label])
@@ -98,7 +123,8 @@ class SeatSummary:
             for metric in self.metrics:
                 s = self.sums[((by, name), metric)]
                 mean, lo, hi = mean_interval(math.fsum(s.blocks), math.fsum(s.blocks_sq),
-                                             self.matches)
+                                             self.matches, share_of=len(cols)
+                                             if metric in self.shares else 0)
                 row.update({metric: mean, f"{metric}_ci_low": lo, f"{metric}_ci_high": hi})
             rows.append(row)
         return pd.DataFrame(rows)

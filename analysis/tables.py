@@ -15,6 +15,7 @@ import numpy as np
 import pandas as pd
 
 from analysis.stats import mean_ci, paired_difference, per_match
+from analysis.summary import SHARES
 
 
 def _require(frame: pd.DataFrame, columns: list[str], what: str) -> None:
@@ -38,13 +39,18 @@ def clustered_means(frame: pd.DataFrame, by: str | list[str], value: str) -> pd.
     return pd.DataFrame(rows)
 
 
-def equity(seats: pd.DataFrame, metrics: tuple[str, ...] = ("score", "win")) -> pd.DataFrame:
+def equity(seats: pd.DataFrame, metrics: tuple[str, ...] = ("score", "win"),
+           shares: tuple[str, ...] = SHARES) -> pd.DataFrame:
     """Per strategy and per seat: mean of each metric with a 95% interval (a strategy in
-    several seats is averaged over them within each match)."""
+    several seats is averaged over them within each match; ``shares``: the metrics that
+    are a seat's share in [0, 1], the game's ``share_metrics``)."""
+    first = seats[seats["match"] == seats["match"].iloc[0]]
+    held = first["strategy"].astype(str).value_counts()          # seats per strategy
     rows = []
     for metric in metrics:
         for (by, name), series in per_match(seats, metric).items():
-            mean, lo, hi = mean_ci(series)
+            share_of = 0 if metric not in shares else 1 if by == "seat" else int(held[name])
+            mean, lo, hi = mean_ci(series, share_of=share_of)
             rows.append({"metric": metric, "by": by, "name": name, "matches": len(series),
                          "mean": mean, "ci_low": lo, "ci_high": hi})
     return pd.DataFrame(rows)

@@ -559,12 +559,15 @@ def summarize(game: str, names: list[str], labels: list[str], d: Design,
     means = [math.fsum(x[:, a]) / n for a in range(d.k)]
     order = sorted(range(d.k), key=lambda a: -means[a])   # stable: ties keep the given order
     p_best = bootstrap_best(x, bootstrap, seed)
+    shares = get_game(game).share_metrics
     rows = []
     for rank, a in enumerate(order, 1):
         row: dict[str, Any] = {"rank": rank, "name": names[a], "strategy": labels[a],
                                "matches": n}
         for m in per_match:
-            mean, lo, hi = mean_ci(per_match[m][:, a])
+            # a strategy's value is the mean over every position it holds in the lineups
+            share_of = int(d.seat_counts[a].sum()) if m in shares else 0
+            mean, lo, hi = mean_ci(per_match[m][:, a], share_of=share_of)
             row.update({m: mean, f"{m}_ci_low": lo, f"{m}_ci_high": hi})
         row["p_best"] = float(p_best[a])
         rows.append(row)

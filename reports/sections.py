@@ -274,7 +274,7 @@ def equity_section(ctx: Context) -> Section:
 def _seat_equity(ctx: Context, s: Section) -> Section:
     """One strategy in every seat: its match score, and the win share of each seat."""
     run = ctx.run("field")
-    eq = T.equity(run.seats, metrics=ctx.g.summary_metrics)
+    eq = T.equity(run.seats, metrics=ctx.g.summary_metrics, shares=ctx.g.share_metrics)
     stem = ctx.keep("equity", eq)
     unit = ctx.spec.score_unit
     s.text(f"{run.completed:,} matches, seed {ctx.seed}. Means with 95% intervals across "
@@ -322,7 +322,7 @@ def _tournament_equity(ctx: Context, s: Section) -> Section:
     lead = (W.estimate(best["mean"], best["ci_low"], best["ci_high"], 100, "% of the matches won")
             if objective == "win" else
             W.estimate(best["mean"], best["ci_low"], best["ci_high"], unit=f" {unit} per match"))
-    h, hlo, hhi = mean_ci(t.head_to_head(best["name"], worst["name"], objective))
+    h, hlo, hhi = mean_ci(t.head_to_head(best["name"], worst["name"], objective), share_of=1)
     s.reading(W.sentence(
         f"of the {len(t.names)} strategies, {best['name']} comes first, with {lead}, and "
         f"is the best in {W.share(t.p_best, 0)} of bootstrap resamples of the matches; "
@@ -449,7 +449,7 @@ def seats_section(ctx: Context) -> Section:
     run = ctx.run("default")
     seats = run.seats
     eff = T.seat_effect(seats)
-    eq = T.equity(seats, metrics=("win",))
+    eq = T.equity(seats, metrics=("win",), shares=ctx.g.share_metrics)
     wins = eq[eq["by"] == "seat"].reset_index(drop=True)
     stem = ctx.keep("seat_effect", eff.merge(
         wins[["name", "mean", "ci_low", "ci_high"]].rename(
@@ -525,7 +525,7 @@ def tuning_section(ctx: Context) -> Section | None:
         d = ctx.deviation(f"{t.strategy}:{t.param}={value:g}", n)
         series[value] = d["score"]
         m, lo, hi = mean_ci(d["score"])
-        w, wlo, whi = mean_ci(d["win"])
+        w, wlo, whi = mean_ci(d["win"], share_of=ctx.n_seats)
         rows.append({"action": f"{value:g}", t.param: value, "mean": m, "ci_low": lo,
                      "ci_high": hi, "win": w, "win_ci_low": wlo, "win_ci_high": whi})
     frame = pd.DataFrame(rows)

@@ -94,6 +94,11 @@ class Game:
     every new board costs a double-dummy solve)."""
     summary_metrics: tuple[str, ...] = ("score", "win")
     """Columns of the ``seats`` table that a run summary reports per strategy and seat."""
+    share_metrics: tuple[str, ...] = ("win",)
+    """Columns of the ``seats`` table that are a seat's share in [0, 1] (``win``: its
+    share of the win, ties split): their intervals stay honest at 0 and 1
+    (``analysis.summary.mean_interval``), so a seat that never wins in n matches gets an
+    upper bound near 3.8 / n, not the no-width interval of a sample without spread."""
     rollouts: Callable[..., Rollouts] | None = None
     """Bid-EV rollouts: ``(rules, policies, labels, situation, candidates, seed, n,
     progress)`` -> :class:`Rollouts` (``progress``: bars on the slow steps, bridge's

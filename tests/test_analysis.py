@@ -102,6 +102,59 @@ def test_cli_json_shapes(capsys):
     assert {"metric", "variant", "value", "diff", "ci_low", "ci_high", "p_value"} <= set(row)
 
 
+def test_a_seat_share_interval_is_at_least_wilson_and_never_without_width():
+    """One seat's share never (or always) won has no spread, so its t interval has no
+    width; as a share it gets the Wilson interval: 0 wins in n, up to z^2 / (n + z^2)."""
+    from analysis.summary import wilson_interval
+
+    n, z2 = 20_000, 1.959964 ** 2
+    assert mean_ci(np.zeros(n)) == (0.0, 0.0, 0.0)
+    assert mean_ci(np.zeros(n), share_of=1) == pytest.approx((0.0, 0.0, z2 / (n + z2)))
+    assert mean_ci(np.ones(n), share_of=1) == pytest.approx((1.0, n / (n + z2), 1.0))
+    rng = np.random.default_rng(2)
+    for p in (0.001, 0.3, 0.5):                  # ties split: values 0, 1/2 and 1
+        x = (rng.random(400) < p) * rng.choice([0.5, 1.0], 400)
+        _, lo, hi = mean_ci(x)
+        _, slo, shi = mean_ci(x, share_of=1)
+        wlo, whi = wilson_interval(x.sum(), len(x))
+        assert slo == max(0.0, min(lo, wlo)) and shi == min(1.0, max(hi, whi))
+        assert 0.0 <= slo < shi <= 1.0
+
+
+def test_a_share_over_several_seats_keeps_its_t_interval_but_at_0_the_exact_bound():
+    """A strategy in two seats of which one wins each match has a share of 1/2 in every
+    match: its t interval (no width) is right, the Wilson one of a 0/1 share would be
+    far too wide. Never winning in n matches: the exact bound 1 - 0.025^(1/n)."""
+    n = 5000
+    assert mean_ci(np.full(n, 0.5), share_of=2) == (0.5, 0.5, 0.5)
+    x = np.where(np.arange(n) % 100 == 0, 0.0, 0.5)      # a draw in 1% of the matches
+    assert mean_ci(x, share_of=2) == mean_ci(x)
+    assert mean_ci(np.zeros(n), share_of=2) == pytest.approx((0.0, 0.0, 1 - 0.025 ** (1 / n)))
+    assert mean_ci(np.ones(n), share_of=3) == pytest.approx((1.0, 0.025 ** (1 / n), 1.0))
+
+
+def test_a_seat_that_never_wins_gets_an_upper_bound_on_its_win_share():
+    """passive never buys a face card, so never wins an aukcio match (K14): its win share
+    and its score (the win) are 0, with an interval above 0, not 0 to 0; the same in the
+    summary of a run and in ``tables.equity``."""
+    import bidlab
+    from analysis import tables
+
+    run = bidlab.simulate("aukcio", 2048, seed=1, strategies=["0,1=passive"], progress=False)
+    z2 = 1.959964 ** 2
+    eq = tables.equity(run.seats, ("score", "win"), ("score", "win")).set_index(
+        ["metric", "by", "name"])
+    for metric in ("score", "win"):
+        row = run.summary.set_index(["by", "name"])
+        seat = row.loc[("seat", "0 passive")]
+        assert seat[metric] == seat[f"{metric}_ci_low"] == 0.0
+        assert seat[f"{metric}_ci_high"] == pytest.approx(z2 / (2048 + z2))
+        both = row.loc[("strategy", "passive")]                   # seats 0 and 1
+        assert both[f"{metric}_ci_high"] == pytest.approx(1 - 0.025 ** (1 / 2048))
+        assert eq.loc[(metric, "seat", "0 passive"), "ci_high"] == seat[f"{metric}_ci_high"]
+        assert eq.loc[(metric, "strategy", "passive"), "ci_high"] == both[f"{metric}_ci_high"]
+
+
 @pytest.mark.slow
 def test_interval_coverage_of_a_known_mean_is_close_to_95_percent():
     """fpsb with a = 1/2 and two bidders: each bidder's expected payoff is exactly

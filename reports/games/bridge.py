@@ -146,7 +146,7 @@ def par_section(ctx) -> Section:
     ns = run.seats[run.seats["seat"] == 0]
     imps = ns["imps_ns_vs_par"].to_numpy(np.float64)
     far, flo, fhi = mean_ci(np.abs(imps))
-    at, alo, ahi = mean_ci((imps == 0).astype(np.float64))
+    at, alo, ahi = mean_ci((imps == 0).astype(np.float64), share_of=1)
     signed, slo, shi = mean_ci(imps)
     far_of = np.abs(imps)
     counts = [int(((far_of >= lo) & (far_of <= hi)).sum()) for lo, hi in DISTANCES]

@@ -14,5 +14,6 @@ GAME = game_package(
                 "and jokers paid, calls, whether it completed or blocked a set, money held",
     },
     summary_metrics=("score", "win", "money_spent", "face_cards"),
+    share_metrics=("score", "win"),          # the score is the win: 1 for the winner
     hidden_deals=hidden_deals,
 )
