@@ -99,6 +99,37 @@ def test_k8_with_a_joker_the_tie_break_looks_past_the_first_payment_with_fewest_
     assert value == 25 and pay.tolist() == [0, 0, 0, 1, 0, 1, 1, 0, 0, 1]
 
 
+def test_k8_one_or_two_cards_worth_the_price_are_paid_without_a_search():
+    """``payment._one_or_two_cards``: a card of the price; else the plain pair with the
+    highest card; else a card doubled by a joker; else the search."""
+    def pay(values, jokers, jp, price):
+        counts = np.bincount([v - 2 for v in values] + [JOKERS] * jokers, minlength=10)
+        value, p = payment(counts, jp, price)
+        return value, sorted(i + 2 for i in range(9) for _ in range(p[i])), int(p[JOKERS])
+
+    assert pay([3, 4, 7, 10], 1, 1, 7) == (7, [7], 0)            # one card, not 3 + 4
+    assert pay([2, 3, 6, 6, 9, 10], 1, 1, 12) == (12, [2, 10], 0)  # the ten's pair first
+    assert pay([3, 5, 6, 6, 7, 9], 0, 1, 12) == (12, [3, 9], 0)
+    assert pay([6, 6, 8], 1, 1, 12) == (12, [6, 6], 0)          # two sixes: no joker
+    assert pay([6, 8], 1, 1, 12) == (12, [6], 1)                # one six, doubled
+    assert pay([6, 8], 1, 0, 12) == (14, [6, 8], 0)             # no joker allowed
+    assert pay([10, 10], 0, 1, 20) == (20, [10, 10], 0)         # the largest pair
+    assert pay([2, 2, 3], 0, 1, 1) == (2, [2], 0)               # price 1: a two overpays
+    assert pay([4, 4, 4], 1, 1, 12) == (12, [4, 4, 4], 0)       # three cards: the search
+
+
+@settings(max_examples=300, deadline=None)
+@given(hands, st.integers(0, 3), st.integers(1, 22))
+def test_k8_small_prices_against_every_payment(counts, jokers_per_payment, price):
+    """Prices up to two tens and a little more: where one or two cards may pay exactly."""
+    value, pay = payment(counts, jokers_per_payment, price)
+    best = _brute_force(counts.tolist(), jokers_per_payment, price)
+    if best is None:
+        assert value == -1
+    else:
+        assert (value - price, int(pay.sum()), int(pay[JOKERS]), pay[:9].tolist()) == best
+
+
 TWO_DECKS = MONEY_DECK * 2
 
 

@@ -11,7 +11,9 @@ Payments tied on all three are broken by paying more cards of the highest value,
 then of the next, and so on (the tens first): K8 accepts any of them, and one rule
 makes the payment a function of the hand and the price.
 
-First the totals the hand can pay are found as bit sets (per value, per number of
+A payment by one or two cards worth exactly the price is found directly
+(``_one_or_two_cards``: 59% of the payments of 3-player games). Otherwise the totals
+the hand can pay are found as bit sets (per value, per number of
 jokers used; one or two words in local variables, built without branches, for the
 usual prices and at most one joker); the least of them at or above the price is what
 is paid. Then a search walks the values held from the tens down, choosing how many
@@ -387,6 +389,32 @@ def _search(counts, target, price, jokers, reach, lv, best, best_take):
         lv[i, K] = _most_units(counts[i], lv[i, Q], jl) + 1
 
 
+@jit(inline=True)
+def _one_or_two_cards(counts, jokers, price, pay):
+    """Write into ``pay`` the payment of ``price`` by one or two cards worth exactly
+    ``price``, where there is one, and return its cards (0: none). Such a payment is the
+    search's: nothing overpays less, and only one card could pay exactly with fewer (a
+    card of the price). Of two cards, plain ones pay fewer jokers than one doubled by a
+    joker, and of the plain pairs the one with the highest card wins the tie-break, so
+    the first pair found from the tens down is it. (In 3-player setvalue games, 22% of
+    the payments are one card of the price and 37% two cards worth it.)"""
+    if 2 <= price <= VALUES + 1 and counts[price - 2] > 0:
+        pay[price - 2] = 1
+        return 1
+    for high in range(min(price - 2, VALUES + 1), (price + 1) // 2 - 1, -1):
+        low = price - high                       # low <= high, both values 2..10
+        if counts[high - 2] > 0 and counts[low - 2] > np.int64(low == high):
+            pay[high - 2] += 1
+            pay[low - 2] += 1
+            return 2
+    half = price >> 1
+    if jokers > 0 and price & 1 == 0 and 2 <= half <= VALUES + 1 and counts[half - 2] > 0:
+        pay[half - 2] = 1
+        pay[JOKERS] = 1
+        return 2
+    return 0
+
+
 @jit
 def best_payment(counts, jokers_per_payment, price, pay, reach, levels, best):
     """Write into ``pay`` the payment of ``price`` (K8): cards per value and, at
@@ -396,6 +424,10 @@ def best_payment(counts, jokers_per_payment, price, pay, reach, levels, best):
     for i in range(COUNTS):    # a loop: numba's slice assignment costs tens of ns
         pay[i] = 0
     jokers = min(counts[JOKERS], jokers_per_payment, 3)
+    cards = _one_or_two_cards(counts, jokers, price, pay)
+    if cards > 0:
+        best[0], best[1], best[2] = 0, cards, pay[JOKERS]
+        return price
     # The least overpayment is below OVERPAY (one card less would still pay: a doubled
     # ten is the most a card adds), so totals up to price + 19 are all the search needs.
     words = min(WORDS, (price + OVERPAY + 63) >> 6)
