@@ -191,11 +191,8 @@ def equity_table(eq: pd.DataFrame) -> pd.DataFrame:
     out["matches"] = [f"{int(first.loc[k, 'matches']):,}" for k in keys]
     for metric, part in eq.groupby("metric", sort=False):
         part = part.set_index(["by", "name"]).reindex(keys)
-        lo, hi = part["ci_low"], part["ci_high"]
-        if metric == "win":  # a share: the t-interval is shown clipped to 0..1
-            lo, hi = lo.clip(0, 1), hi.clip(0, 1)
         out[METRIC_TITLES.get(metric, metric)] = W.intervals(
-            part["mean"], lo, hi, 100.0 if metric == "win" else 1.0)
+            part["mean"], part["ci_low"], part["ci_high"], 100.0 if metric == "win" else 1.0)
     return out
 
 
@@ -371,11 +368,9 @@ def tournament_table(t: Tournament) -> pd.DataFrame:
     out = pd.DataFrame({"strategy": t.frame["name"],
                         "matches": t.frame["matches"].map(lambda v: f"{int(v):,}")})
     for metric in t.per_match:
-        lo, hi = t.frame[f"{metric}_ci_low"], t.frame[f"{metric}_ci_high"]
-        if metric == "win":
-            lo, hi = lo.clip(0, 1), hi.clip(0, 1)
         out[METRIC_TITLES.get(metric, metric)] = W.intervals(
-            t.frame[metric], lo, hi, 100.0 if metric == "win" else 1.0)
+            t.frame[metric], t.frame[f"{metric}_ci_low"], t.frame[f"{metric}_ci_high"],
+            100.0 if metric == "win" else 1.0)
     out["P(best)"] = t.frame["p_best"].map(lambda v: W.share(v, 0))
     return out
 
@@ -491,9 +486,8 @@ def seats_section(ctx: Context) -> Section:
                           "advantage [95% CI]": W.intervals(eff["diff"], eff["ci_low"],
                                                             eff["ci_high"], sign=True),
                           "p": eff["p_value"].map(W.p_text),
-                          "win share, % [95% CI]": W.intervals(wins["mean"],
-                                                               wins["ci_low"].clip(0, 1),
-                                                               wins["ci_high"].clip(0, 1), 100)})
+                          "win share, % [95% CI]": W.intervals(wins["mean"], wins["ci_low"],
+                                                               wins["ci_high"], 100)})
     s.add(Table(shown, "Each seat against the table mean in the same match", stem))
     s.add(ctx.figure("seat_effect", lambda ax: F.seat_effect_bars(eff, ax=ax,
                                                                   unit=ctx.spec.score_unit),
@@ -565,8 +559,7 @@ def tuning_section(ctx: Context) -> Section | None:
                           f"vs {t.param} = {ref:g} [95% CI]": W.intervals(
                               frame["diff"], frame["diff_ci_low"], frame["diff_ci_high"], sign=True),
                           "win share, % [95% CI]": W.intervals(
-                              frame["win"], frame["win_ci_low"].clip(0, 1), frame["win_ci_high"].clip(0, 1),
-                              100)})
+                              frame["win"], frame["win_ci_low"], frame["win_ci_high"], 100)})
     s.add(Table(shown, f"The tuned player's result for each {t.param} (every seat in turn)",
                 stem))
     s.add(ctx.figure("tuning", lambda ax: F.bid_ev_curve(
