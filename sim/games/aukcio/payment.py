@@ -13,9 +13,9 @@ makes the payment a function of the hand and the price.
 
 A payment by one or two cards worth exactly the price is found directly
 (``_one_or_two_cards``: 59% of the payments of 3-player games). Otherwise the totals
-the hand can pay are found as bit sets (per value, per number of
-jokers used; one or two words in local variables, built without branches, for the
-usual prices and at most one joker); the least of them at or above the price is what
+the hand can pay are found as bit sets (per value, per number of jokers used; one or
+two words in local variables, built without branches, for the usual prices and at
+most one joker); the least of them at or above the price is what
 is paid. Then a search walks the values held from the tens down, choosing how many
 cards of each value to pay plainly and how many to double, following only choices
 from which the rest of that total is still reachable, the most cards of a value first
