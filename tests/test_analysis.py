@@ -144,8 +144,8 @@ def test_a_seat_that_never_wins_gets_an_upper_bound_on_its_win_share():
     z2 = 1.959964 ** 2
     eq = tables.equity(run.seats, ("score", "win"), ("score", "win")).set_index(
         ["metric", "by", "name"])
+    row = run.summary.set_index(["by", "name"])
     for metric in ("score", "win"):
-        row = run.summary.set_index(["by", "name"])
         seat = row.loc[("seat", "0 passive")]
         assert seat[metric] == seat[f"{metric}_ci_low"] == 0.0
         assert seat[f"{metric}_ci_high"] == pytest.approx(z2 / (2048 + z2))
