@@ -17,9 +17,11 @@ import strategies as strategies_
 from analysis.summary import GameSummary, SeatSummary
 from sim import runner
 from sim.errors import BidlabError
+from sim.game import SOLUTION
 from sim.games import get_game
 from sim.rules import Rules, load_rules_file
 from sim.sinks import MemorySink, ParquetSink, output_file, table_paths
+from strategies import solved
 
 StrategySpec = str | list[str] | Mapping[int | str | tuple[int, ...], str] | None
 """Strategies per seat: ``"0=value"``, ``["0,2=value", "1=budget"]``, or a mapping
@@ -41,7 +43,8 @@ def seat_strategies(game: str, rules: Rules, strategies: StrategySpec
     if isinstance(strategies, Mapping):
         strategies = [f"{seats_text(seat)}={spec}" for seat, spec in strategies.items()]
     n_seats = get_game(game).n_seats(rules)
-    return strategies_.assign_seats(strategies_.for_game(game), n_seats, strategies)
+    seats = strategies_.assign_seats(strategies_.for_game(game), n_seats, strategies)
+    return solved.attach(game, rules, seats)
 
 
 def seats_text(seat: Any) -> str:
@@ -54,8 +57,12 @@ def seats_text(seat: Any) -> str:
 
 
 def policy_arrays(game: str, seats: strategies_.SeatAssignment) -> runner.Policies:
-    """Per decision kind: (policy id per seat, parameter matrix) for the kernel."""
-    return {d: (seats.ids(d), seats.params(d)) for d in strategies_.for_game(game).decisions}
+    """Per decision kind: (policy id per seat, parameter matrix) for the kernel; and the
+    solution table where a seat plays ``solved``."""
+    arrays: dict = {d: (seats.ids(d), seats.params(d)) for d in strategies_.for_game(game).decisions}
+    if seats.solution is not None:
+        arrays[SOLUTION] = seats.solution
+    return arrays
 
 
 def check_seed(seed: int) -> int:

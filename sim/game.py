@@ -14,6 +14,7 @@ import numpy as np
 from sim.rules import RuleKey, Rules
 
 if TYPE_CHECKING:
+    from sim.cfr import Abstraction
     from sim.referee import Replayed
 
 Columns = dict[str, np.ndarray]
@@ -22,8 +23,14 @@ Columns = dict[str, np.ndarray]
 Tables = dict[str, Columns]
 """Tables by name: ``seats`` always, the game's detail tables with ``detail``."""
 
-Policies = Mapping[str, tuple[np.ndarray, np.ndarray]]
-"""Per decision kind: (policy id per seat, parameter matrix seats x params)."""
+Policies = Mapping[str, Any]
+"""Per decision kind: (policy id per seat, parameter matrix seats x params); and under
+``SOLUTION``, where a seat plays ``solved``, the solution's table (float64)."""
+
+SOLUTION = "solution"
+"""The key of :data:`Policies` that holds the table the ``solved`` policies play
+(``strategies/solved.py``); kernels get it as an array argument
+(``sim.harness.solution_table``), so a new solution never recompiles anything."""
 
 
 class RunChunk(Protocol):
@@ -159,6 +166,9 @@ class Game:
     (vybory: ``named_1..named_8``; pitch: the first deal's call, ``redeals`` and
     ``pitched_1..pitched_4``; bridge: the contract the auction reaches, not the
     double-dummy tricks and scores, which depend on every hand)."""
+    abstraction: Callable[[Rules], Abstraction] | None = None
+    """The solver's abstraction under the given rules (``abstraction.py`` of the game's
+    package, where ``bidlab solve`` solves the game): what a solution is indexed by."""
     view_rules: Mapping[str, Any] = field(default_factory=dict)
     """Rule values the hidden-card check plays under, the others at their defaults
     (pitch: ``max_deals=1``, so that the calls counted are those of the one deal whose
@@ -202,6 +212,8 @@ def game_package(package: str, *, title: str, tables: Mapping[str, str],
     trace = part("trace")
     if hasattr(trace, "text"):
         fields.setdefault("trace_text", trace.text)
+    if importlib.util.find_spec(f"{package}.abstraction") is not None:
+        fields["abstraction"] = part("abstraction").abstraction
     if importlib.util.find_spec(f"{package}.rollout") is not None:
         situation = part("situation")
         fields["rollouts"] = part("rollout").run_rollouts

@@ -14,12 +14,13 @@ names the match, the seat, the policy and the legal actions.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numba
 import numpy as np
 
 from sim.errors import BidlabError, IllegalActionError, StrategyError
+from sim.game import SOLUTION
 from sim.jit import jit
 from sim.rng import below
 from sim.rules import Rules
@@ -246,6 +247,13 @@ def policy_arrays(policies: Mapping[str, tuple[np.ndarray, np.ndarray]],
         out += [np.ascontiguousarray(ids, dtype=np.int64),
                 np.ascontiguousarray(params, dtype=np.float64)]
     return tuple(out)
+
+
+def solution_table(policies: Mapping[str, Any]) -> np.ndarray:
+    """The table the ``solved`` policies play (``policies[SOLUTION]``), or a one-entry
+    placeholder where no seat plays it (one array type: one compiled kernel)."""
+    table = policies.get(SOLUTION)
+    return np.zeros(1) if table is None else np.ascontiguousarray(table, dtype=np.float64)
 
 
 @jit(nrt=True)

@@ -311,6 +311,12 @@ class SeatAssignment:
     parameter matrix (seats x longest parameter list)."""
 
     strategies: tuple[Strategy, ...]
+    solution: np.ndarray | None = None
+    """The table the seats that play ``solved`` read (``strategies/solved.py``), or None."""
+
+    def plays(self, policy: str) -> bool:
+        """Whether some seat plays the policy called ``policy``."""
+        return any(p.name == policy for s in self.strategies for p, _ in s.choices)
 
     @property
     def labels(self) -> tuple[str, ...]:

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from sim.games.fpsb import obs as O
+from sim.games.fpsb.abstraction import solved_bid
 from sim.jit import jit
 from sim.rng import uniform
 from strategies.base import ILLEGAL_PID, VIEW_PID, GameStrategies, Param, Policy, view_hash
 
-LINEAR, RANDOM, CAPPED = range(3)
+LINEAR, RANDOM, CAPPED, SOLVED = range(4)
 
 POLICIES = (
     Policy("linear", "bid", LINEAR, "bids a x its value (the equilibrium is a = (n-1)/n)", (
@@ -19,18 +20,23 @@ POLICIES = (
         Param("c", 0.5, 0.0, 1.0, "fraction of the value bid"),
         Param("cap", 1.0, 0.0, 1.0, "the highest bid"),
     )),
+    Policy("solved", "bid", SOLVED, "plays the solution of `bidlab solve fpsb` for the rules in "
+           "force: a bid cell drawn for its value's cell, the bid uniform within it"),
 )
 
 STRATEGIES = GameStrategies("fpsb", ("bid",), POLICIES, default="linear")
 
 
 @jit
-def decide(pid, o, p, rng):
-    """The sealed bid (>= 0)."""
+def decide(pid, o, p, rng, table):
+    """The sealed bid (>= 0); ``table``: the solution ``solved`` plays (empty when no
+    seat plays it)."""
     if pid == LINEAR:
         return p[0] * o[O.VALUE]
     if pid == CAPPED:
         return min(p[0] * o[O.VALUE], p[1])
+    if pid == SOLVED:
+        return solved_bid(o, rng, table)
     if pid == ILLEGAL_PID:
         return -1.0
     if pid == VIEW_PID:  # a bid hashed from the whole view (the value is all it has)

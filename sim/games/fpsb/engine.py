@@ -48,8 +48,9 @@ def play(rules: Rules, policies: Policies, labels: tuple[str, ...], seed: int, s
     pids, params = policies["bid"]
     a = {k: np.zeros((count, n)) for k in ("value", "bid", "score", "win")}
     err = H.new_errors(count)
-    K.play_chunk(np.uint64(seed), start, count, H.blocks(count), n,
-                 pids, params, a["value"], a["bid"], a["score"], a["win"], err, given)
+    K.play_chunk(np.uint64(seed), start, count, H.blocks(count), n, pids, params,
+                 H.solution_table(policies), a["value"], a["bid"], a["score"], a["win"], err,
+                 given)
     H.check(err, start, explain, labels)
     return a
 

@@ -20,7 +20,8 @@ MAX_PLAYERS = 10
 
 
 @jit
-def play_match(seed, index, n, pids, params, m, o, p, rngs, value, bid, score, win, err, given):
+def play_match(seed, index, n, pids, params, table, m, o, p, rngs, value, bid, score, win, err,
+               given):
     for k in range(n + 1):
         seed_stream(rngs[k], seed, index, DEAL_STREAM + k)
     for s in range(n):                                   # F1: private values
@@ -34,7 +35,7 @@ def play_match(seed, index, n, pids, params, m, o, p, rngs, value, bid, score, w
         o[O.VALUE] = value[m, s]
         for j in range(params.shape[1]):
             p[j] = params[s, j]
-        b = decide(pids[s], o, p, rngs[1 + s])
+        b = decide(pids[s], o, p, rngs[1 + s], table)
         if not (b >= 0.0):  # also catches NaN
             fail(err, m, ILLEGAL, s, 0, 0, 0, 0, 0)
             return
@@ -54,15 +55,15 @@ def play_match(seed, index, n, pids, params, m, o, p, rngs, value, bid, score, w
 
 
 @jit(parallel=True)
-def play_chunk(seed, start, count, n_blocks, n, pids, params, value, bid, score, win, err,
-               given):
+def play_chunk(seed, start, count, n_blocks, n, pids, params, table, value, bid, score, win,
+               err, given):
     for b in prange(n_blocks):
         o = np.empty(O.SIZE, dtype=np.float64)
         p = np.empty(max(1, params.shape[1]), dtype=np.float64)
         rngs = np.empty((MAX_PLAYERS + 1, 4), dtype=np.uint64)
         for m in range(b * count // n_blocks, (b + 1) * count // n_blocks):
-            play_match(seed, start + m, n, pids, params, m, o, p, rngs, value, bid, score,
-                       win, err, given)
+            play_match(seed, start + m, n, pids, params, table, m, o, p, rngs, value, bid,
+                       score, win, err, given)
 
 
 @jit(parallel=True)

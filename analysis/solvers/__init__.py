@@ -1,0 +1,64 @@
+"""The solvers of ``bidlab solve``, one module per solved game (``analysis/solvers/<game>.py``
+defining ``make_solver(rules, seed)``), each on an abstraction of its game's bidding
+(``sim/games/<game>/abstraction.py``) and the regret-matching pieces of ``sim/cfr.py``.
+
+A solver is a deterministic machine: its state after ``t`` iterations is a function of
+the rules, the seed and ``t`` alone (whatever the threads, and across a checkpoint and
+resume), so the solution file is too.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+from typing import Any, Protocol
+
+import numpy as np
+
+from sim.cfr import Abstraction
+from sim.errors import BidlabError
+from sim.games import all_games, get_game
+from sim.rules import Rules
+
+NOT_SOLVED = {
+    "bridge": "bidlab does not solve bridge bidding: its auction has some 10^47 call "
+              "sequences, a partner to agree with and a double-dummy solve (0.05-0.25 s) for "
+              "every deal scored, so regret minimization would need far more deals than can "
+              "be solved; compare bidding systems with `bidlab bridge pairs` instead",
+}
+
+
+class Solver(Protocol):
+    abstraction: Abstraction
+    method: str
+    """The algorithm, in a line (written into the solution's provenance)."""
+    iteration: int
+    """Iterations done."""
+    default_iterations: int
+
+    def run(self, iterations: int) -> None:
+        """Advance by ``iterations`` iterations."""
+
+    def probabilities(self) -> np.ndarray:
+        """The average strategy: information sets x actions, rows summing to 1."""
+
+    def exploitability(self, probabilities: np.ndarray) -> dict[str, Any]:
+        """Held-out exploitability of ``probabilities`` in the abstract game:
+        ``value``, ``ci_low``, ``ci_high`` and whatever else the game reports."""
+
+    def state(self) -> dict[str, np.ndarray]:
+        """Everything a checkpoint needs to resume bit for bit."""
+
+    def restore(self, state: dict[str, np.ndarray]) -> None: ...
+
+
+def solvable() -> list[str]:
+    return [g for g in all_games() if importlib.util.find_spec(f"{__name__}.{g}") is not None]
+
+
+def make_solver(game: str, rules: Rules, seed: int) -> Solver:
+    get_game(game)
+    if importlib.util.find_spec(f"{__name__}.{game}") is None:
+        why = NOT_SOLVED.get(game, f"bidlab has no solver for {game} yet")
+        raise BidlabError(f"{why}; games it solves: {', '.join(solvable())}")
+    return importlib.import_module(f"{__name__}.{game}").make_solver(rules, seed)
