@@ -80,6 +80,7 @@ def check_seed(seed: int) -> int:
 def make_job(game: str, rules: Rules, seats: strategies_.SeatAssignment, seed: int, n: int,
              detail: bool = False, deals=None) -> runner.Job:
     check_seed(seed)
+    seats = solved.attach(game, rules, seats)
     return runner.Job(game, rules.to_json(), policy_arrays(game, seats), seats.labels, seed, n,
                       detail, deals)
 

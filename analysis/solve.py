@@ -28,6 +28,10 @@ from strategies import solved
 
 FIRST_EVAL = 250
 """The first iteration at which the exploitability is measured; then every doubling."""
+STEP = 250
+"""Iterations run between two looks at the clock (for checkpoints and the bar)."""
+CHECKPOINT_SECONDS = 10.0
+"""A checkpoint is written at least this often, besides one at every measurement."""
 
 
 def schedule(iterations: int) -> list[int]:
@@ -112,8 +116,9 @@ def solve(game: str, rules: Mapping[str, Any] | None = None, rules_file: str | N
         raise BidlabError(f"--time {seconds!r}: give a number of seconds above 0")
     r = make_rules(game, rules, rules_file)
     if threads is not None:
-        from sim.runner import check_threads
         import numba
+
+        from sim.runner import check_threads
         numba.set_num_threads(check_threads(threads))
     solver = make_solver(game, r, seed)
     total = iterations or (None if seconds else solver.default_iterations)
@@ -134,17 +139,23 @@ def solve(game: str, rules: Mapping[str, Any] | None = None, rules_file: str | N
     bar = _bar(progress, total, game)
     bar.update(solver.iteration)
     start = time.perf_counter() - spent
+    saved = time.perf_counter()
     try:
         for point in points:
-            if point <= solver.iteration:
+            if point <= resumed_from:
                 continue
-            solver.run(point - solver.iteration)
+            while solver.iteration < point:   # in steps, so that a checkpoint is near
+                solver.run(min(STEP, point - solver.iteration))
+                bar.update(solver.iteration - bar.n)
+                if time.perf_counter() - saved > CHECKPOINT_SECONDS and solver.iteration < point:
+                    _save_checkpoint(ckpt, solver, identity, curve, time.perf_counter() - start)
+                    saved = time.perf_counter()
             played = cfr.purified(solver.probabilities())
             measured = {"iteration": solver.iteration, **solver.exploitability(played)}
             elapsed = time.perf_counter() - start
             curve.append({**measured, "seconds": round(elapsed, 3)})
             _save_checkpoint(ckpt, solver, identity, curve, elapsed)
-            bar.update(solver.iteration - bar.n)
+            saved = time.perf_counter()
             bar.set_postfix_str(f"exploitability {measured['value']:.4g}")
             if seconds is not None and elapsed >= seconds:
                 break

@@ -9,7 +9,7 @@ import signal
 import sys
 import textwrap
 
-from bidlab import bridge_cli
+from bidlab import bridge_cli, solve_cli
 from bidlab.output import print_table, table_lines
 from reports import text as W
 
@@ -253,6 +253,7 @@ def build_parser() -> argparse.ArgumentParser:
                       "instead of JSON")
 
     bridge_cli.add_parser(sub)
+    solve_cli.add_parser(sub, _seed_and_rules, _no_progress)
     _add_tournament_parser(sub)
 
     p = sub.add_parser(
@@ -879,7 +880,8 @@ def cmd_report(args) -> None:
 COMMANDS = {"games": cmd_games, "policies": cmd_policies, "simulate": cmd_simulate,
             "trace": cmd_trace, "compare": cmd_compare, "optimize": cmd_optimize,
             "bid-ev": cmd_bid_ev, "report": cmd_report, "bridge": bridge_cli.cmd_bridge,
-            "tournament": cmd_tournament}
+            "tournament": cmd_tournament,
+            "solve": lambda args: solve_cli.cmd_solve(args, _rules(args))}
 
 
 def _stop(signum, frame) -> None:

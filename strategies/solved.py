@@ -187,14 +187,19 @@ def find(game: str, rules: Mapping[str, Any], abstraction: Abstraction) -> tuple
                         f"finds it")
 
 
-def attach(game: str, rules: Rules, seats: SeatAssignment) -> SeatAssignment:
-    """``seats`` with the solution table for ``rules`` where some seat plays ``solved``
-    (an error that says how to make one where there is none)."""
-    if not seats.plays("solved"):
-        return seats
+def abstraction_of(game: str, rules: Mapping[str, Any]) -> Abstraction:
+    """The abstraction ``game``'s solutions use under ``rules``."""
     from sim.games import get_game
     g = get_game(game)
     if g.abstraction is None:
-        raise SolutionError(f"{game} has no solver: `solved` is not one of its policies")
-    solution, _ = find(game, rules.to_json(), g.abstraction(rules))
+        raise SolutionError(f"{game} has no solver, so no `solved` policy")
+    return g.abstraction(g.make_rules(dict(rules)))
+
+
+def attach(game: str, rules: Rules, seats: SeatAssignment) -> SeatAssignment:
+    """``seats`` with the solution table for ``rules`` where some seat plays ``solved``
+    (an error that says how to make one where there is none)."""
+    if seats.solution is not None or not seats.plays("solved"):
+        return seats
+    solution, _ = find(game, rules.to_json(), abstraction_of(game, rules))
     return replace(seats, solution=solution.table)

@@ -1,0 +1,87 @@
+"""``bidlab solve``: its parser, handler and output."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+EPILOG = """\
+examples:
+  bidlab solve fpsb --rule players=3            # the known answer: bids (n-1)/n x value
+  bidlab solve fpsb --iterations 20000 --out fpsb3.sol --rule players=3 --json
+  bidlab simulate fpsb --rule players=3 --strategy all=solved
+
+A solve writes its solution where the `solved` policy finds it ($BIDLAB_SOLUTIONS, else
+~/.local/share/bidlab/solutions, named by a digest of the rules and the abstraction),
+unless --out names another file. Interrupted (Ctrl-C), it keeps a checkpoint next to
+the file (FILE.checkpoint.npz) and the same command resumes from it; with the same
+--seed and --iterations the file is the same bit for bit on any number of threads,
+resumed or not.
+"""
+
+
+def add_parser(sub, seed_and_rules, no_progress) -> None:
+    p = sub.add_parser(
+        "solve", help="solve a game's bidding: an approximate equilibrium on an abstraction",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        description="Compute an approximate equilibrium of the game's bidding decision by "
+                    "regret minimization (CFR+) on an abstraction of what a bidder knows, "
+                    "measuring its exploitability on held-out deals as it goes. The result "
+                    "is played by the policy `solved` wherever a policy works.",
+        epilog=EPILOG)
+    p.add_argument("game", help="game name (see `bidlab games`; bridge is not solved)")
+    seed_and_rules(p)
+    p.add_argument("--iterations", type=int, metavar="N",
+                   help="solver iterations (default: the game's, enough for its shipped "
+                        "solution's exploitability)")
+    p.add_argument("--time", type=float, metavar="SECONDS",
+                   help="stop at the first measurement after this many seconds")
+    p.add_argument("--out", metavar="FILE", help="solution file to write (default: where "
+                   "`solved` finds it)")
+    p.add_argument("--threads", type=int, help="numba threads (the file does not depend on it)")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    no_progress(p, "no progress bar")
+
+
+def cmd_solve(args, rules) -> None:
+    from analysis.solve import solve
+    result = solve(args.game, rules, args.rules, iterations=args.iterations,
+                   seconds=args.time, seed=args.seed, out=args.out, threads=args.threads,
+                   progress=False if args.no_progress or args.json else None)
+    if args.json:
+        print(json.dumps(result.to_json(), indent=1))
+        return
+    print(format_result(result))
+
+
+def format_result(result) -> str:
+    """The solve in a few lines and its exploitability curve as a table."""
+    import pandas as pd
+
+    from bidlab.output import table_lines
+    s, a = result.solution, result.solution.abstraction
+    places = _places([c["ci_low"] for c in result.curve] + [c["value"] for c in result.curve])
+    rows = pd.DataFrame([{
+        "iteration": f"{c['iteration']:,}", "seconds": f"{c['seconds']:.1f}",
+        "exploitability [95% CI]": f"{c['value']:.{places}f} [{c['ci_low']:.{places}f}, "
+                                   f"{c['ci_high']:.{places}f}]",
+        **{name: f"{c[key]:.2%}" if key == "relative_loss" else f"{c[key]:.4f}"
+           for key, name in (("relative_loss", "relative loss"), ("bid_rmse", "bid RMSE"))
+           if key in c}} for c in result.curve])
+    last = result.curve[-1]
+    resumed = f" (resumed at {result.resumed_from:,})" if result.resumed_from else ""
+    return "\n".join([
+        f"{s.game} solved: {s.meta['iterations']:,} iterations in {result.seconds:.1f} s{resumed}",
+        f"abstraction {a['name']} v{a['version']}: {a['infosets']:,} information sets x "
+        f"{a['actions']} actions",
+        f"method: {s.meta['method']}", "",
+        f"exploitability in the abstract game: the best response's gain on held-out deals "
+        f"({last.get('unit', 'payoff')}), 95% CI", *table_lines(rows), "",
+        f"written to {result.path}; play it with --strategy SEAT=solved"])
+
+
+def _places(values: list[float]) -> int:
+    """Decimals that show the smallest nonzero value with three significant digits."""
+    import math
+    small = min((abs(v) for v in values if v), default=1.0)
+    return max(2, min(9, 2 - math.floor(math.log10(small))))
