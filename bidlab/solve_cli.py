@@ -65,9 +65,10 @@ def format_result(result) -> str:
         "iteration": f"{c['iteration']:,}", "seconds": f"{c['seconds']:.1f}",
         "exploitability [95% CI]": f"{c['value']:.{places}f} [{c['ci_low']:.{places}f}, "
                                    f"{c['ci_high']:.{places}f}]",
-        **{name: f"{c[key]:.2%}" if key == "relative_loss" else f"{c[key]:.4f}"
-           for key, name in (("relative_loss", "relative loss"), ("bid_rmse", "bid RMSE"))
-           if key in c}} for c in result.curve])
+        **{name: f"{c[key]:.2%}" if key == "relative_loss" else f"{c[key]:.{places}f}"
+           if key == "in_sample" else f"{c[key]:.4f}"
+           for key, name in (("in_sample", "in-sample"), ("relative_loss", "relative loss"),
+                             ("bid_rmse", "bid RMSE")) if key in c}} for c in result.curve])
     last = result.curve[-1]
     resumed = f" (resumed at {result.resumed_from:,})" if result.resumed_from else ""
     return "\n".join([

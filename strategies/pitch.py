@@ -5,7 +5,7 @@ Each policy reads the seat's observation (an int64 vector, layout in
 parameter vector and its own random stream; a play policy also gets ``work``, an int64
 scratch array the kernel never writes into (so it holds no hidden card).
 
-- ``bid(pid, o, p, rng)`` returns ``PASS`` (0), a bid 1..4, or ``HOLD`` (the dealer
+- ``bid(pid, o, p, rng, table)`` returns ``PASS`` (0), a bid 1..4, or ``HOLD`` (the dealer
   takes the contract at the highest bid, P3).
 - ``play(pid, o, p, rng, work)`` returns a card from ``o[LEGAL]``. The kernel does not
   ask when only one card is legal.
@@ -23,6 +23,8 @@ import numpy as np
 from sim import tricks as T
 from sim.games.pitch import core as C
 from sim.games.pitch import obs as O
+from sim.games.pitch.abstraction import solved_bid
+from sim.games.pitch.core import best_suit, suit_value  # noqa: F401  (the hand evaluation)
 from sim.jit import jit
 from sim.rng import below, uniform
 from strategies.base import ILLEGAL_PID, VIEW_PID, Acts, GameStrategies, Param, Policy, view_hash
@@ -30,7 +32,7 @@ from strategies.base import ILLEGAL_PID, VIEW_PID, Acts, GameStrategies, Param, 
 PASS, HOLD = O.PASS, O.HOLD
 
 # Policy ids per decision kind.
-PASSIVE, RANDOM_BID, STRENGTH = range(3)
+PASSIVE, RANDOM_BID, STRENGTH, SOLVED = range(4)
 RANDOM_PLAY, GREEDY, PIMC = range(3)
 
 STRENGTH_PARAMS = (
@@ -67,6 +69,11 @@ POLICIES = (
            "(position) and when an opponent nears the target (urgency); an earlier seat "
            "bids that much, the dealer only what beats the highest bid, or holds",
            STRENGTH_PARAMS),
+    Policy("solved", "bid", SOLVED,
+           "plays the solution of `bidlab solve pitch` for the rules in force: a call drawn "
+           "from the equilibrium's probabilities for its hand class (best trump suit's "
+           "expected points, trumps, high and jack held), its place before the dealer and "
+           "the highest bid so far"),
     Policy("random", "play", RANDOM_PLAY, "a uniformly random legal card"),
     Policy("greedy", "play", GREEDY,
            "a card player's rules of thumb: as pitcher, names its best suit with its top "
@@ -93,61 +100,6 @@ STRATEGIES = GameStrategies(
     "pitch", ("bid", "play"), POLICIES, default="basic",
     bundles={"basic": "strength+greedy", "expert": "strength+pimc",
              "novice": "random+random", "sheep": "passive+greedy"})
-
-
-# -- hand evaluation ---------------------------------------------------------------
-
-@jit
-def suit_value(hand, suit, n, deck_size, joker_game, low_captured):
-    """Expected points of ``hand`` if ``suit`` is trump (P9-P13), by a simple model:
-    each card the hand lacks was dealt to an opponent with probability q. -1 if the
-    hand cannot make ``suit`` trump (no card of it; the joker names spades)."""
-    cards = (hand >> np.int64(13 * suit)) & np.int64(T.SUIT_BITS)
-    joker = joker_game != 0 and (hand & np.int64(T.JOKER_BIT)) != 0
-    if cards == 0 and not (joker and suit == T.SPADES):
-        return -1.0
-    count = T.count(cards) + (1 if joker else 0)
-    q = (n - 1) * 6.0 / (deck_size - 6)
-    keep = 1.0 - q
-    top = T.highest(cards)                  # -1: the joker alone
-    high = 1.0
-    for _ in range(12 - top):
-        high *= keep
-    low = 0.0
-    if cards != 0:
-        low = 1.0
-        for _ in range(T.lowest(cards)):
-            low *= keep
-        if low_captured:
-            low *= 0.75
-    above_jack = T.count(cards >> np.int64(C.JACK_RANK + 1))
-    if cards & np.int64(1 << C.JACK_RANK):
-        jack = 0.55 + 0.15 * min(above_jack, 2)
-    else:
-        jack = q * 0.12 * above_jack
-    joker_pts = 0.0
-    if joker_game:
-        if joker:
-            joker_pts = 0.35 + 0.1 * min(count - 1, 3)
-        else:
-            joker_pts = q * 0.08 * count
-    gp = C.game_count(hand)
-    game = (1.0 + 0.35 * (count - 1.5) + 0.04 * (gp - 9.0)) / n
-    game = min(max(game, 0.02), 0.9)
-    return high + low + jack + joker_pts + game
-
-
-@jit
-def best_suit(hand, n, deck_size, joker_game, low_captured):
-    """(suit, value) of the best trump suit for ``hand`` (ties: the lower suit)."""
-    best = -1
-    value = -2.0
-    for s in range(4):
-        v = suit_value(hand, s, n, deck_size, joker_game, low_captured)
-        if v > value:
-            value = v
-            best = s
-    return best, value
 
 
 # -- bidding -----------------------------------------------------------------------
@@ -214,10 +166,13 @@ def view_bid(o):
 
 
 @jit
-def bid(pid, o, p, rng):
-    """One bidding call: PASS, a bid, or HOLD."""
+def bid(pid, o, p, rng, table):
+    """One bidding call: PASS, a bid, or HOLD. ``table``: the solution ``solved`` plays
+    (a placeholder where no seat plays it)."""
     if pid == STRENGTH:
         return strength_bid(o, p)
+    if pid == SOLVED:
+        return solved_bid(o, rng, table)
     if pid == RANDOM_BID:
         return random_bid(o, p, rng)
     if pid == VIEW_PID:

@@ -98,11 +98,14 @@ def _random_rules(game: str, rng: random.Random) -> dict:
 
 def _random_strategy(game: str, rng: random.Random) -> str:
     """One policy per decision, at random, each parameter at its default or (half the
-    time) a value drawn in its bounds (integers capped, so that search stays cheap)."""
+    time) a value drawn in its bounds (integers capped, so that search stays cheap).
+    ``solved`` plays data made for given rules, so it has a test of its own
+    (:func:`test_solved_plays_traces_and_replays_under_the_default_rules`)."""
     gs = strategies.for_game(game)
     names, params = [], []
     for decision in gs.decisions:
-        policy = rng.choice([p for p in gs.policies if p.decision == decision])
+        policy = rng.choice([p for p in gs.policies if p.decision == decision
+                             and p.name != "solved"])
         names.append(policy.name)
         for prm in policy.params:
             if rng.random() < 0.5:
@@ -188,6 +191,21 @@ def test_traces_replay_under_random_rules_and_strategy_mixes(game):
         assert t["strategies"] == list(seats.labels)
         assert np.allclose(replayed.scores, row["score"]), (rules, specs)
         assert replayed.actions > 0
+
+
+SOLVED = [g for g in GAMES if get_game(g).abstraction is not None]
+
+
+@pytest.mark.parametrize("game", SOLVED)
+def test_solved_plays_traces_and_replays_under_the_default_rules(game):
+    """Every solved game ships a solution for its default rules; ``solved`` plays it in
+    every seat, and its traces replay under the referee like any policy's."""
+    spec = ["all=solved"]
+    t = run_trace(game, seed=SEED, index=3, strategies=spec)
+    replayed = get_game(game).replay(json.loads(json.dumps(t)))
+    g, r, seats, pol = _setup(game, None, spec)
+    row = g.run_chunk(r, pol, seats.labels, SEED, 3, 1)["seats"]
+    assert np.allclose(replayed.scores, row["score"])
 
 
 # -- invariance ---------------------------------------------------------------------------

@@ -327,7 +327,7 @@ def test_strategies_name_both_halves_and_bundles():
     with pytest.raises(StrategyError, match="samples='0' is out of range: allowed 1..4096"):
         STRATEGIES.parse("strength+pimc:samples=0")
     with pytest.raises(StrategyError, match="unknown pitch policy 'smart'; known: passive, "
-                                            "random, strength, greedy, pimc, basic"):
+                                            "random, strength, solved, greedy, pimc, basic"):
         STRATEGIES.parse("strength+smart")
     with pytest.raises(StrategyError, match="names two policies for the same decision"):
         STRATEGIES.parse("strength+passive")

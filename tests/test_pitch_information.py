@@ -144,7 +144,8 @@ def test_kernel_public_state_equals_the_reference():
              deal_out=np.zeros((0, K.DEAL_COLS), np.int32), deal_seat=np.zeros((0, 5, 2), np.int32),
              err=H.new_errors(1))
     no_log = np.empty((0, 1), np.int64)
-    K.play_match(np.uint64(6), 3, pack(rules), pol["bid"][0], pol["bid"][1], pol["play"][0],
+    K.play_match(np.uint64(6), 3, pack(rules), pol["bid"][0], pol["bid"][1], np.zeros(1),
+                 pol["play"][0],
                  pol["play"][1], 0, NO_FIXED, *scratch, a["seat_out"], a["win"], a["game_out"],
                  False, np.zeros(2, np.int64), a["deal_out"], a["deal_seat"], a["err"],
                  no_log, no_log, no_log, no_log)

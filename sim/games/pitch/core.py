@@ -160,3 +160,58 @@ def game_winner(before, b0, delta, d0, owners, o0, n, pitcher, contract, made, t
         if before[b0 + w] + got >= target and before[b0 + w] + delta[d0 + w] >= target:
             return np.int64(w)
     return np.int64(-1)  # unreachable: a player who reached the target got there by points
+
+
+# -- hand evaluation (the strength policy's model and the solver's abstraction) -------
+
+@jit
+def suit_value(hand, suit, n, deck_size, joker_game, low_captured):
+    """Expected points of ``hand`` if ``suit`` is trump (P9-P13), by a simple model:
+    each card the hand lacks was dealt to an opponent with probability q. -1 if the
+    hand cannot make ``suit`` trump (no card of it; the joker names spades)."""
+    cards = (hand >> np.int64(13 * suit)) & np.int64(T.SUIT_BITS)
+    joker = joker_game != 0 and (hand & np.int64(T.JOKER_BIT)) != 0
+    if cards == 0 and not (joker and suit == T.SPADES):
+        return -1.0
+    count = T.count(cards) + (1 if joker else 0)
+    q = (n - 1) * 6.0 / (deck_size - 6)
+    keep = 1.0 - q
+    top = T.highest(cards)                  # -1: the joker alone
+    high = 1.0
+    for _ in range(12 - top):
+        high *= keep
+    low = 0.0
+    if cards != 0:
+        low = 1.0
+        for _ in range(T.lowest(cards)):
+            low *= keep
+        if low_captured:
+            low *= 0.75
+    above_jack = T.count(cards >> np.int64(JACK_RANK + 1))
+    if cards & np.int64(1 << JACK_RANK):
+        jack = 0.55 + 0.15 * min(above_jack, 2)
+    else:
+        jack = q * 0.12 * above_jack
+    joker_pts = 0.0
+    if joker_game:
+        if joker:
+            joker_pts = 0.35 + 0.1 * min(count - 1, 3)
+        else:
+            joker_pts = q * 0.08 * count
+    gp = game_count(hand)
+    game = (1.0 + 0.35 * (count - 1.5) + 0.04 * (gp - 9.0)) / n
+    game = min(max(game, 0.02), 0.9)
+    return high + low + jack + joker_pts + game
+
+
+@jit
+def best_suit(hand, n, deck_size, joker_game, low_captured):
+    """(suit, value) of the best trump suit for ``hand`` (ties: the lower suit)."""
+    best = -1
+    value = -2.0
+    for s in range(4):
+        v = suit_value(hand, s, n, deck_size, joker_game, low_captured)
+        if v > value:
+            value = v
+            best = s
+    return best, value

@@ -123,7 +123,7 @@ def _play(rules: Rules, policies: Policies, seed: int, start: int, count: int, d
     K.play_chunk(np.uint64(seed), start, count, H.blocks(count), R,
                  np.ascontiguousarray(bid_ids, dtype=np.int64),
                  np.ascontiguousarray(bid_params, dtype=np.float64),
-                 np.ascontiguousarray(play_ids, dtype=np.int64),
+                 H.solution_table(policies), np.ascontiguousarray(play_ids, dtype=np.int64),
                  np.ascontiguousarray(play_params, dtype=np.float64), fixed,
                  a["seat_out"], a["win"], a["game_out"], detail, doff, a["deal_out"],
                  a["deal_seat"], a["err"])
@@ -237,7 +237,8 @@ def play_one(rules: Rules, policies: Policies, labels: tuple[str, ...], seed: in
         if deals == 0:
             logs = {k: np.empty((0, 1), np.int64) for k in logs}
         K.play_match(np.uint64(seed), index, R, np.asarray(bid_ids, np.int64),
-                     np.asarray(bid_params, np.float64), np.asarray(play_ids, np.int64),
+                     np.asarray(bid_params, np.float64), H.solution_table(policies),
+                     np.asarray(play_ids, np.int64),
                      np.asarray(play_params, np.float64), 0, fx, *scratch,
                      a["seat_out"], a["win"], a["game_out"], deals > 0,
                      np.array([0, deals], np.int64), a["deal_out"], a["deal_seat"], a["err"],

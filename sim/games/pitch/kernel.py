@@ -131,9 +131,9 @@ def _start_deal(o, n, d, dealer, si):
 
 
 @jit
-def _ask_bid(pid, o, p, rng, si, params, rngs, s):
+def _ask_bid(pid, o, p, rng, si, params, table, rngs, s):
     H.show_seat(o, p, rng, params, rngs, s, si[I_HANDS + s], O.SEAT, O.HAND)
-    b = SP.bid(pid, o, p, rng)
+    b = SP.bid(pid, o, p, rng, table)
     H.keep_seat_rng(o, rng, rngs, s, O.HAND, O.LEGAL)
     return b
 
@@ -148,7 +148,7 @@ def _ask_card(pid, o, p, rng, work, si, params, rngs, s, legal):
 
 
 @jit
-def _bidding(R, o, p, rng, work, si, bid_pids, bid_params, rngs, m, d, dealer, err,
+def _bidding(R, o, p, rng, work, si, bid_pids, bid_params, table, rngs, m, d, dealer, err,
              log_bids, n_forced):
     """P2-P5. Returns (pitcher or -1 for a redeal, contract, held, stuck). The first
     ``n_forced`` calls (speaking order) are ``si[I_FORCED + k]`` instead of the
@@ -163,7 +163,7 @@ def _bidding(R, o, p, rng, work, si, bid_pids, bid_params, rngs, m, d, dealer, e
         if k < n_forced:
             b = si[I_FORCED + k]
         else:
-            b = _ask_bid(bid_pids[s], o, p, rng, si, bid_params, rngs, s)
+            b = _ask_bid(bid_pids[s], o, p, rng, si, bid_params, table, rngs, s)
         hold_ok = s == dealer and R[R_DEALER_HOLD] != 0 and 0 < high < 4
         ok = b == PASS or (b == HOLD and hold_ok) or (min_bid <= b <= 4 and b > high)
         if not ok:
@@ -224,7 +224,7 @@ def _tricks(R, o, p, rng, work, si, play_pids, play_params, rngs, m, d, pitcher,
 
 
 @jit
-def play_match(seed, index, R, bid_pids, bid_params, play_pids, play_params, m, fixed,
+def play_match(seed, index, R, bid_pids, bid_params, table, play_pids, play_params, m, fixed,
                o, p, rng, rngs, work, si,
                seat_out, win, game_out, detail, doff, deal_out, deal_seat,
                err, log_hands, log_bids, log_cards, log_tricks):
@@ -240,14 +240,14 @@ def play_match(seed, index, R, bid_pids, bid_params, play_pids, play_params, m, 
     """
     for s in range(R[R_PLAYERS]):
         si[I_SCORES + s] = 0
-    play_game(seed, index, R, bid_pids, bid_params, play_pids, play_params, m, fixed,
+    play_game(seed, index, R, bid_pids, bid_params, table, play_pids, play_params, m, fixed,
               0, R[R_FIRST_DEALER], 0, o, p, rng, rngs, work, si, seat_out, win, game_out,
               detail, doff, deal_out, deal_seat, err, log_hands, log_bids, log_cards,
               log_tricks)
 
 
 @jit
-def play_game(seed, index, R, bid_pids, bid_params, play_pids, play_params, m, fixed,
+def play_game(seed, index, R, bid_pids, bid_params, table, play_pids, play_params, m, fixed,
               first_deal, first_dealer, n_forced, o, p, rng, rngs, work, si,
               seat_out, win, game_out, detail, doff, deal_out, deal_seat,
               err, log_hands, log_bids, log_cards, log_tricks):
@@ -284,7 +284,7 @@ def play_game(seed, index, R, bid_pids, bid_params, play_pids, play_params, m, f
                 log_hands[d, s] = si[I_DEALT + s]
         _start_deal(o, n, d, dealer, si)
         pitcher, contract, held, stuck = _bidding(R, o, p, rng, work, si, bid_pids,
-                                                  bid_params, rngs, m, d, dealer, err,
+                                                  bid_params, table, rngs, m, d, dealer, err,
                                                   log_bids, n_forced if d == first_deal else 0)
         if err[m, ERR_CODE] != OK:
             return
@@ -369,8 +369,45 @@ def deal_games(seed, start, R, out):
                 out[m, d, s] = si[I_HANDS + s]
 
 
+@jit
+def deal_for_solver(R, rng, si, o, empty):
+    """Deal six cards each from ``rng`` into ``si`` (P1) and start the game's
+    observation: the deals ``bidlab solve`` plays its bidding over. ``empty``: an int64
+    array of shape (0, 1)."""
+    _deal(R, rng, si, empty, 0)
+    _start_game(R, o)
+
+
+@jit
+def points_if_pitching(R, o, p, rng, work, si, play_pids, play_params, rngs, err, dealer,
+                       pitcher, points, empty):
+    """The points (P9-P13) each seat wins in the deal of ``deal_for_solver`` when
+    ``pitcher`` pitches and every seat plays its play policy, into ``points[s]``: the
+    solver's payoffs (the play does not depend on the contract, only on the pitcher).
+    Returns False after an illegal card (``err`` says which)."""
+    n = R[R_PLAYERS]
+    for s in range(n):
+        si[I_HANDS + s] = si[I_DEALT + s]
+        si[I_SCORES + s] = 0
+    _start_deal(o, n, 0, dealer, si)
+    o[O.PITCHER] = pitcher
+    o[O.CONTRACT] = 1
+    trump = _tricks(R, o, p, rng, work, si, play_pids, play_params, rngs, 0, 0, pitcher, err,
+                    empty, empty)
+    if trump < 0:
+        return False
+    C.score_deal(si, I_DEALT, si, I_WON, n, trump, R[R_LOW_CAPTURED], R[R_TIE_PITCHER],
+                 pitcher, si, I_OWNERS)
+    for s in range(n):
+        points[s] = 0
+    for i in range(C.N_POINTS):
+        if si[I_OWNERS + i] >= 0:
+            points[si[I_OWNERS + i]] += 1
+    return True
+
+
 @jit(parallel=True)
-def play_chunk(seed, start, count, n_blocks, R, bid_pids, bid_params, play_pids, play_params,
+def play_chunk(seed, start, count, n_blocks, R, bid_pids, bid_params, table, play_pids, play_params,
                fixed, seat_out, win, game_out, detail, doff, deal_out, deal_seat, err):
     """Play games ``start .. start + count - 1`` into rows ``0 .. count - 1``.
 
@@ -386,7 +423,7 @@ def play_chunk(seed, start, count, n_blocks, R, bid_pids, bid_params, play_pids,
     for b in prange(n_blocks):
         o, p, rng, rngs, work, si = new_scratch(n_params)
         for m in range(b * count // n_blocks, (b + 1) * count // n_blocks):
-            play_match(seed, start + m, R, bid_pids, bid_params, play_pids, play_params, m,
+            play_match(seed, start + m, R, bid_pids, bid_params, table, play_pids, play_params, m,
                        fixed[min(m, fixed.shape[0] - 1)], o, p, rng, rngs, work, si,
                        seat_out, win, game_out, detail, doff, deal_out, deal_seat, err,
                        no_log, no_log, no_log, no_log)

@@ -32,7 +32,7 @@ from sim.rules import Rules
 
 
 @jit(parallel=True)
-def rollouts(seed, count, n_blocks, R, bid_pids, bid_params, play_pids, play_params, seat,
+def rollouts(seed, count, n_blocks, R, bid_pids, bid_params, table, play_pids, play_params, seat,
              fixed, first_deal, dealer, scores0, forced, n_before, calls, score, win, err):
     """Rollouts ``0 .. count - 1`` of every candidate call in ``calls`` (``PASS``, a bid
     or ``HOLD``): the asking seat's final score ``score[r, c]`` and win share
@@ -55,7 +55,7 @@ def rollouts(seed, count, n_blocks, R, bid_pids, bid_params, play_pids, play_par
         for r in range(b * count // n_blocks, (b + 1) * count // n_blocks):
             for c in range(calls.shape[0]):
                 H.start_deal(si, K.I_SCORES, scores0, n, K.I_FORCED, forced, n_before, calls[c])
-                K.play_game(seed, r, R, bid_pids, bid_params, play_pids, play_params, 0,
+                K.play_game(seed, r, R, bid_pids, bid_params, table, play_pids, play_params, 0,
                             fixed, first_deal, dealer, n_before + 1, o, p, rng, rngs, work,
                             si, seat_out, win1, game_out, False, doff, deal_out, deal_seat,
                             err1, no_log, no_log, no_log, no_log)
@@ -80,7 +80,9 @@ def prepare(rules: Rules, values: dict[str, Any], given: list[str] | None):
 
 
 def policy_arrays(policies):
-    return H.policy_arrays(policies, ("bid", "play"))
+    """(bid ids, bid parameters, the solution table, play ids, play parameters)."""
+    bid_ids, bid_params, play_ids, play_params = H.policy_arrays(policies, ("bid", "play"))
+    return bid_ids, bid_params, H.solution_table(policies), play_ids, play_params
 
 
 def run_rollouts(rules: Rules, policies, labels: tuple[str, ...], values: dict[str, Any],
@@ -112,7 +114,7 @@ def play_rollout(rules: Rules, policies, labels: tuple[str, ...], values: dict[s
     n = rules.players
     R = pack(rules)
     arrays = policy_arrays(policies)
-    o, p, rng, rngs, work, si = K.new_scratch(max(arrays[1].shape[1], arrays[3].shape[1]))
+    o, p, rng, rngs, work, si = K.new_scratch(max(arrays[1].shape[1], arrays[4].shape[1]))
 
     def play(rows: int | None):
         rows = rows or 0

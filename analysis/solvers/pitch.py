@@ -1,0 +1,378 @@
+"""pitch's bidding solved by Monte Carlo CFR over deals (``sim/games/pitch/abstraction.py``).
+
+One iteration is a batch of ``BATCH`` deals (chance sampling). On each deal every seat's
+payoff for every possible pitcher is played out once with the play policy (``greedy``:
+the card play does not depend on the contract, so a deal needs ``players`` playouts);
+then, for each seat in turn, the bidding around it is evaluated exactly against the
+others' current strategies by dynamic programming over the bidding's states (highest
+bid, its holder's place, held): forward for the reach of each state at the seat's turn,
+backward for the value of each call. The seat's regrets grow by its counterfactual
+regrets (Linear CFR: iteration t weighted t, as Pluribus did), its average strategy by
+its current strategy times the reach.
+
+A seat's payoff is its score for the deal (P14: its points, or minus the contract where
+it pitched and was set back): a one-deal solution. With two players the one-deal game
+is not zero-sum (the points of a set contract vanish), and with more there is no
+guarantee at all: the exploitability measured on held-out deals is the check.
+
+Deals are split into fixed blocks whose sums are added in block order, so the solver's
+state after t iterations is the same on any number of threads.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from sim.cfr import Abstraction
+from sim.games.pitch import abstraction as A
+from sim.games.pitch import kernel as K
+from sim.games.pitch.rules import R_DEALER_HOLD, R_JOKER, R_LOW_CAPTURED, R_MIN_BID, R_PLAYERS, R_STUCK, pack
+from sim.harness import new_errors
+from sim.jit import jit, prange
+from sim.rng import seed_stream
+from sim.rules import Rules
+from strategies import pitch as SP
+from strategies.base import assign_seats
+
+BATCH = 4096
+"""Deals per iteration."""
+BLOCKS = 16
+"""Fixed blocks of a batch (their sums are added in this order: thread-independent)."""
+HELD_OUT = 100_000
+"""Held-out deals the best response is chosen on, and as many it is scored on."""
+TRAIN_STREAM = 1 << 41
+EVAL_STREAM = 1 << 42
+"""Streams of the training and held-out deals: far from any match's."""
+
+
+@jit
+def _state(high, place, held, n):
+    return (high * (n + 1) + place + 1) * 2 + held
+
+
+@jit
+def _next(high, place, held, a, q):
+    """The bidding state after the seat at place ``q`` takes action ``a``."""
+    if a == A.HOLD_A:
+        return high, place, 1
+    if a == A.PASS_A:
+        return high, place, held
+    return a, q, 0
+
+
+@jit
+def _terminal(points, n, dealer, high, place, held, min_bid, stuck, seat):
+    """Seat ``seat``'s deal score when the bidding ends in this state (P4, P5, P14)."""
+    if held:
+        pitcher, contract = dealer, high
+    elif high > 0:
+        pitcher, contract = (dealer + 1 + place) % n, high
+    elif stuck:
+        pitcher, contract = dealer, min_bid
+    else:
+        return 0.0                                   # P5: a redeal
+    mine = points[pitcher, seat]
+    if seat != pitcher:
+        return float(mine)
+    return float(mine) if mine >= contract else -float(contract)
+
+
+@jit
+def _legal(a, q, high, n, R):
+    return A.legal(a, q, high, n, R[R_MIN_BID], R[R_DEALER_HOLD])
+
+
+@jit
+def _values(seat, qi, points, cls, sigma, R, dealer, value, work):
+    """``value[state]``: seat ``seat``'s expected deal score from the bidding state just
+    after its own call at place ``qi``, the later places playing ``sigma``."""
+    n = R[R_PLAYERS]
+    for high in range(5):
+        for place in range(-1, n):
+            for held in range(2):
+                value[_state(high, place, held, n)] = _terminal(
+                    points, n, dealer, high, place, held, R[R_MIN_BID], R[R_STUCK], seat)
+    for q in range(n - 1, qi, -1):
+        s = (dealer + 1 + q) % n
+        for high in range(5):
+            row = A.infoset(cls[s], q, high, n)
+            for place in range(-1, q):
+                for held in range(2):
+                    v = 0.0
+                    for a in range(A.ACTIONS):
+                        if sigma[row, a] > 0.0:
+                            h2, p2, held2 = _next(high, place, held, a, q)
+                            v += sigma[row, a] * value[_state(h2, p2, held2, n)]
+                    work[_state(high, place, held, n)] = v
+        for i in range(work.shape[0]):
+            value[i] = work[i]
+
+
+@jit
+def _reach(qi, cls, sigma, R, dealer, reach, work):
+    """``reach[state]``: the probability of each bidding state at place ``qi``'s turn,
+    the earlier places playing ``sigma``."""
+    n = R[R_PLAYERS]
+    for i in range(reach.shape[0]):
+        reach[i] = 0.0
+    reach[_state(0, -1, 0, n)] = 1.0
+    for q in range(qi):
+        s = (dealer + 1 + q) % n
+        for i in range(work.shape[0]):
+            work[i] = 0.0
+        for high in range(5):
+            row = A.infoset(cls[s], q, high, n)
+            for place in range(-1, q):
+                w = reach[_state(high, place, 0, n)]
+                if w == 0.0:
+                    continue
+                for a in range(A.ACTIONS):
+                    if sigma[row, a] > 0.0:
+                        h2, p2, held2 = _next(high, place, 0, a, q)
+                        work[_state(h2, p2, held2, n)] += w * sigma[row, a]
+        for i in range(work.shape[0]):
+            reach[i] = work[i]
+
+
+@jit
+def _deal_points(R, seed, index, stream, play_pids, play_params, scratch_o, p, rng, rngs, work,
+                 si, err, dealer, points, cls, empty):
+    """Deal ``index`` of ``stream``; each seat's hand class; ``points[pitcher, seat]``."""
+    n = R[R_PLAYERS]
+    seed_stream(rng, seed, index, stream)
+    K.deal_for_solver(R, rng, si, scratch_o, empty)
+    deck = 52 + R[R_JOKER]
+    for s in range(n):
+        cls[s] = A.hand_class(si[K.I_DEALT + s], n, deck, R[R_JOKER], R[R_LOW_CAPTURED])
+    for pitcher in range(n):
+        if not K.points_if_pitching(R, scratch_o, p, rng, work, si, play_pids, play_params,
+                                    rngs, err, dealer, pitcher, points[pitcher], empty):
+            return False
+    return True
+
+
+@jit(nrt=True)
+def _seat_regrets(seat, points, cls, sigma, R, dealer, regret, average, weight, reach, value,
+                  work, out_q, legal_row):
+    """Add seat ``seat``'s counterfactual regrets of one deal to ``regret`` and its
+    reach-weighted strategy to ``average``; returns nothing."""
+    n = R[R_PLAYERS]
+    qi = (seat - dealer - 1 + n) % n
+    _reach(qi, cls, sigma, R, dealer, reach, work)
+    _values(seat, qi, points, cls, sigma, R, dealer, value, work)
+    for high in range(5):
+        row = A.infoset(cls[seat], qi, high, n)
+        for place in range(-1, qi):
+            w = reach[_state(high, place, 0, n)]
+            if w == 0.0:
+                continue
+            mean = 0.0
+            for a in range(A.ACTIONS):
+                legal_row[a] = _legal(a, qi, high, n, R)
+                out_q[a] = 0.0
+                if legal_row[a]:
+                    h2, p2, held2 = _next(high, place, 0, a, qi)
+                    out_q[a] = value[_state(h2, p2, held2, n)]
+                    mean += sigma[row, a] * out_q[a]
+            for a in range(A.ACTIONS):
+                if legal_row[a]:
+                    regret[row, a] += w * (out_q[a] - mean)
+                    average[row, a] += weight * w * sigma[row, a]
+
+
+@jit(nrt=True)
+def _scratch(n_params, n):
+    o, p, rng, rngs, work, si = K.new_scratch(n_params)
+    size = 5 * (n + 1) * 2
+    return (o, p, rng, rngs, work, si, np.zeros((n, n), np.int64), np.zeros(n, np.int64),
+            np.zeros(size), np.zeros(size), np.zeros(size), np.zeros(A.ACTIONS),
+            np.zeros(A.ACTIONS, np.bool_), np.empty((0, 1), np.int64))
+
+
+@jit(parallel=True)
+def train_batch(seed, first, count, R, play_pids, play_params, sigma, weight, d_regret,
+                d_average, err):
+    """Deals ``first .. first + count - 1``: block b's regret and average increments
+    into ``d_regret[b]``, ``d_average[b]``."""
+    n = R[R_PLAYERS]
+    blocks = d_regret.shape[0]
+    for b in prange(blocks):
+        o, p, rng, rngs, work, si, points, cls, reach, value, tmp, q, legal_row, empty = _scratch(
+            play_params.shape[1], n)
+        for i in range(d_regret.shape[1]):
+            for a in range(d_regret.shape[2]):
+                d_regret[b, i, a] = 0.0
+                d_average[b, i, a] = 0.0
+        for k in range(b * count // blocks, (b + 1) * count // blocks):
+            index = first + k
+            dealer = index % n
+            if not _deal_points(R, seed, index, TRAIN_STREAM, play_pids, play_params, o, p,
+                                rng, rngs, work, si, err, dealer, points, cls, empty):
+                break
+            for seat in range(n):
+                _seat_regrets(seat, points, cls, sigma, R, dealer, d_regret[b], d_average[b],
+                              weight, reach, value, tmp, q, legal_row)
+
+
+@jit(parallel=True)
+def evaluate(seed, first, count, R, play_pids, play_params, sigma, best, q_sum, gains, err):
+    """Held-out deals ``first .. first + count - 1``: with ``best`` empty, each seat's action values
+    summed per information set into ``q_sum[seat]``; with ``best`` (the best response's
+    action per seat and information set), each deal's gain of the best response over
+    ``sigma`` per seat into ``gains[deal, seat]``."""
+    n = R[R_PLAYERS]
+    blocks = 16
+    for b in prange(blocks):
+        o, p, rng, rngs, work, si, points, cls, reach, value, tmp, q, legal_row, empty = _scratch(
+            play_params.shape[1], n)
+        for k in range(b * count // blocks, (b + 1) * count // blocks):
+            dealer = k % n
+            if not _deal_points(R, seed, first + k, EVAL_STREAM, play_pids, play_params, o, p, rng,
+                                rngs, work, si, err, dealer, points, cls, empty):
+                break
+            for seat in range(n):
+                qi = (seat - dealer - 1 + n) % n
+                _reach(qi, cls, sigma, R, dealer, reach, tmp)
+                _values(seat, qi, points, cls, sigma, R, dealer, value, tmp)
+                gain = 0.0
+                for high in range(5):
+                    row = A.infoset(cls[seat], qi, high, n)
+                    for place in range(-1, qi):
+                        w = reach[_state(high, place, 0, n)]
+                        if w == 0.0:
+                            continue
+                        mean = 0.0
+                        for a in range(A.ACTIONS):
+                            q[a] = 0.0
+                            if _legal(a, qi, high, n, R):
+                                h2, p2, held2 = _next(high, place, 0, a, qi)
+                                q[a] = value[_state(h2, p2, held2, n)]
+                                mean += sigma[row, a] * q[a]
+                        if best.shape[0] == 0:
+                            for a in range(A.ACTIONS):
+                                q_sum[b, seat, row, a] += w * q[a]
+                        else:
+                            gain += w * (q[best[seat, row]] - mean)
+                if best.shape[0] > 0:
+                    gains[k, seat] = gain
+
+
+def _legal_mask(rules: Rules, n: int) -> np.ndarray:
+    R = pack(rules)
+    mask = np.zeros((A.HANDS * n * A.HIGHS, A.ACTIONS), np.int64)
+    for cls in range(A.HANDS):
+        for place in range(n):
+            for high in range(A.HIGHS):
+                row = int(A.infoset(cls, place, high, n))
+                for a in range(A.ACTIONS):
+                    mask[row, a] = A.legal(a, place, high, n, R[R_MIN_BID], R[R_DEALER_HOLD])
+    return mask
+
+
+class PitchSolver:
+    method = ("Monte Carlo CFR over deals (chance sampling, 4,096 deals an iteration), the "
+              "bidding around each seat evaluated exactly against the others' current "
+              "strategies; Linear CFR weights; payoff: the deal's score, the card play by "
+              "greedy")
+    default_iterations = 500
+
+    def __init__(self, rules: Rules, seed: int):
+        self.rules = rules
+        self.n = rules.players
+        self.seed = seed
+        self.R = pack(rules)
+        self.abstraction: Abstraction = A.abstraction(rules)
+        self.legal = _legal_mask(rules, self.n)
+        shape = self.legal.shape
+        self.regret = np.zeros(shape)
+        self.average = np.zeros(shape)
+        self.iteration = 0
+        seats = assign_seats(SP.STRATEGIES, self.n, ["all=passive+greedy"])
+        self.play_ids, self.play_params = seats.ids("play"), seats.params("play")
+
+    def _sigma(self) -> np.ndarray:
+        positive = np.where(self.legal > 0, np.maximum(self.regret, 0.0), 0.0)
+        total = positive.sum(axis=1, keepdims=True)
+        uniform = self.legal / self.legal.sum(axis=1, keepdims=True)
+        return np.where(total > 0, positive / np.where(total > 0, total, 1.0), uniform)
+
+    def run(self, iterations: int) -> None:
+        d_regret = np.zeros((BLOCKS, *self.legal.shape))
+        d_average = np.zeros_like(d_regret)
+        err = new_errors(1)
+        for _ in range(iterations):
+            t = self.iteration + 1
+            sigma = self._sigma()
+            train_batch(np.uint64(self.seed), self.iteration * BATCH, BATCH, self.R,
+                        self.play_ids, self.play_params, sigma, 1.0, d_regret, d_average, err)
+            _raise_on(err)
+            discount = (t - 1) / t        # Linear CFR: iteration t weighs t
+            self.regret *= discount
+            self.average *= discount
+            for b in range(BLOCKS):       # fixed order: the same sums on any threads
+                self.regret += d_regret[b]
+                self.average += d_average[b]
+            self.iteration = t
+
+    def probabilities(self) -> np.ndarray:
+        total = self.average.sum(axis=1, keepdims=True)
+        uniform = self.legal / self.legal.sum(axis=1, keepdims=True)
+        return np.where(total > 0, self.average / np.where(total > 0, total, 1.0), uniform)
+
+    def exploitability(self, probabilities: np.ndarray) -> dict[str, Any]:
+        """Per seat, the gain of a best response in the abstract game over the
+        solution, per deal: the best response is chosen on ``HELD_OUT`` held-out deals
+        (the best call per information set, given them exactly), and its gain measured
+        on ``HELD_OUT`` other held-out deals, so that the noise of the choice does not
+        count as gain (it can then fall below 0, where no deviation the first deals
+        suggest pays on the others). ``in_sample``: the same best response's gain on
+        the deals it was chosen on, an optimistic figure. The figure is the mean over
+        seats; each seat's is reported too."""
+        n, rows = self.n, self.legal.shape[0]
+        err = new_errors(1)
+        q_sum = np.zeros((16, n, rows, A.ACTIONS))
+        no_best = np.zeros((0, rows), np.int64)
+        gains = np.zeros((HELD_OUT, n))
+        evaluate(np.uint64(self.seed), 0, HELD_OUT, self.R, self.play_ids, self.play_params,
+                 probabilities, no_best, q_sum, gains, err)
+        _raise_on(err)
+        q = q_sum.sum(axis=0)
+        own = (q * probabilities[None]).sum(axis=2)
+        q = np.where(self.legal[None] > 0, q, -np.inf)
+        best = q.argmax(axis=2).astype(np.int64)
+        in_sample = float((q.max(axis=2) - own).sum() / HELD_OUT / n)
+        evaluate(np.uint64(self.seed), HELD_OUT, HELD_OUT, self.R, self.play_ids,
+                 self.play_params, probabilities, best, q_sum, gains, err)
+        _raise_on(err)
+        per_deal = gains.mean(axis=1)
+        half = 1.96 * per_deal.std(ddof=1) / np.sqrt(per_deal.size)
+        seats = gains.mean(axis=0)
+        return {"value": float(per_deal.mean()), "ci_low": float(per_deal.mean() - half),
+                "ci_high": float(per_deal.mean() + half), "unit": "deal points per seat",
+                "per_seat": [float(x) for x in seats], "deals": HELD_OUT,
+                "in_sample": in_sample,
+                "best_response_chosen_on": HELD_OUT}
+
+    def state(self) -> dict[str, np.ndarray]:
+        return {"regret": self.regret, "average": self.average,
+                "iteration": np.array(self.iteration)}
+
+    def restore(self, state: dict[str, np.ndarray]) -> None:
+        self.regret = np.array(state["regret"])
+        self.average = np.array(state["average"])
+        self.iteration = int(state["iteration"])
+
+
+def _raise_on(err: np.ndarray) -> None:
+    from sim.harness import first_error
+    e = first_error(err, 0)
+    if e is not None:
+        from sim.errors import BidlabError
+        raise BidlabError(f"pitch solver: the play policy made an illegal card (a bug in "
+                          f"bidlab: please report it): {e}")
+
+
+def make_solver(rules: Rules, seed: int) -> PitchSolver:
+    return PitchSolver(rules, seed)

@@ -1,0 +1,98 @@
+"""pitch's abstraction for the solver: what a bidder keys on when it speaks (P2-P5).
+
+An information set is
+
+- the hand, by its best trump suit (the suit of highest expected points under the
+  ``strength`` policy's model, ``core.suit_value``): those expected points in
+  ``STRENGTH`` steps of ``STEP``; how many trumps it holds (1, 2, 3, 4 or more, the
+  joker counted); whether it holds that suit's ace or king (high, P9); whether it holds
+  its jack (P11). Low and game are in the expected points, not kept apart;
+- its place in the speaking order (0 first after the dealer, ``players - 1`` the
+  dealer, who alone may hold, P3);
+- the highest bid so far (0 none, 1..4).
+
+Dropped: the other cards (beyond what the expected points count), who holds the high
+bid, and the match score: a solution of one deal (version 1).
+Actions: pass, bid 1..4, hold (``ACTIONS``); which are legal depends only on the place
+and the highest bid (and the rules ``min_bid``, ``dealer_hold``), so on the
+information set. Size: ``HANDS x players x 5`` information sets of 6 actions.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from sim import tricks as T
+from sim.cfr import Abstraction, table_action
+from sim.games.pitch import core as C
+from sim.games.pitch import obs as O
+from sim.jit import jit
+from sim.rng import uniform
+from sim.rules import Rules
+
+NAME = "pitch-deal-strength"
+VERSION = 1
+STRENGTH, STEP = 12, 0.35
+COUNTS = 4
+HANDS = STRENGTH * COUNTS * 2 * 2
+HIGHS = 5
+PASS_A, HOLD_A = 0, 5
+ACTIONS = 6
+"""Action a: 0 pass, 1..4 a bid of a, 5 hold."""
+
+
+def abstraction(rules: Rules) -> Abstraction:
+    return Abstraction(NAME, VERSION, HANDS * rules.players * HIGHS, ACTIONS,
+                       {"strength_steps": STRENGTH, "step": STEP, "trump_counts": COUNTS,
+                        "places": rules.players, "high_bids": HIGHS})
+
+
+@jit
+def hand_class(hand, n, deck_size, joker_game, low_captured):
+    """The hand's class, 0..HANDS-1 (see the module docstring)."""
+    suit, value = C.best_suit(hand, n, deck_size, joker_game, low_captured)
+    cards = (hand >> np.int64(13 * suit)) & np.int64(T.SUIT_BITS)
+    count = T.count(cards)
+    if joker_game != 0 and (hand & np.int64(T.JOKER_BIT)) != 0:
+        count += 1
+    strength = min(max(np.int64(value / STEP), 0), STRENGTH - 1)
+    top = 1 if cards >> np.int64(11) else 0                       # K or A of the suit
+    jack = 1 if cards & np.int64(1 << C.JACK_RANK) else 0
+    return ((strength * COUNTS + min(max(count, 1), COUNTS) - 1) * 2 + top) * 2 + jack
+
+
+@jit
+def infoset(hand_cls, place, high, n):
+    return (hand_cls * n + place) * HIGHS + high
+
+
+@jit
+def legal(a, place, high, n, min_bid, dealer_hold):
+    """Whether action ``a`` is legal at this place after this highest bid (P2, P3)."""
+    if a == PASS_A:
+        return True
+    if a == HOLD_A:
+        return place == n - 1 and dealer_hold != 0 and 0 < high < 4
+    return a >= min_bid and a > high
+
+
+@jit
+def call_of(a):
+    """The bid code (``obs.PASS``, 1..4, ``obs.HOLD``) of action ``a``."""
+    if a == HOLD_A:
+        return np.int64(O.HOLD)
+    return np.int64(a)
+
+
+@jit
+def observed_infoset(o):
+    n = o[O.PLAYERS]
+    place = (o[O.SEAT] - o[O.DEALER] - 1 + n) % n
+    cls = hand_class(o[O.HAND], n, T.count(o[O.DECK]), o[O.JOKER], o[O.LOW_CAPTURED])
+    return infoset(cls, place, o[O.HIGH_BID], n)
+
+
+@jit
+def solved_bid(o, rng, table):
+    """The solution's call: an action drawn from its information set's row."""
+    return call_of(table_action(table, observed_infoset(o), uniform(rng)))
