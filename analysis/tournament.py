@@ -476,8 +476,7 @@ def tournament(game: str, strategies: Sequence[str], n: int | None = None, *, se
     if len(strategies) < 2:
         raise BidlabError(f"a tournament needs at least two strategies to compare, got "
                           f"{len(strategies)}" + (f" ({strategies[0]})" if strategies else "")
-                          + "; e.g. `bidlab tournament GAME A B` (the same one twice "
-                          "measures the noise)")
+                          + "; e.g. `bidlab tournament GAME A B`")
     deals = import_deals(game, boards) if boards is not None else None
     if n is None:
         n = g.default_n if deals is None else deals.shape[0]

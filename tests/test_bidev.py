@@ -131,10 +131,13 @@ def test_summarize_probability_of_best():
     assert 0.0 < frame["p_best"].min() and frame["p_best"].sum() == pytest.approx(1.0)
 
 
-def sampled_hands(situation: dict, rollouts: int, rules: dict | None = None):
+def sampled_hands(situation: dict, rollouts: int, rules: dict | None = None,
+                  sampler: str = "exact", seed: int = 9):
     """The situation, and per rollout the points of each seat's cards of each rank
-    (seat x rank), as the bid-EV sampler deals them."""
-    from sim.games.auktsion.rollout import _sample_hands, sampler_arrays
+    (seat x rank), as the bid-EV sampler deals them (``sampler="rejection"``: as the
+    rejection sampler, the reference, deals them)."""
+    from sim import exactdeal
+    from sim.games.auktsion.rollout import _deal_exact, _sample_hands, deal_plan, sampler_arrays
     from sim.games.auktsion.rules import make, pack
     from sim.games.auktsion.situation import parse
     from sim.rng import seed_stream
@@ -143,12 +146,20 @@ def sampled_hands(situation: dict, rollouts: int, rules: dict | None = None):
     s = parse(rules, situation)
     R, _ = pack(rules)
     hand, up_seat, buyer, _, points_lo, points_hi = sampler_arrays(s, rules.players)
+    plan = deal_plan(R, s, rules.players)
+    assert plan.feasible
+    binom = exactdeal.binomials(plan)
     rng, value = np.empty(4, np.uint64), np.zeros((4, 13), np.int64)
+    work, owner = np.empty(52, np.int64), np.full(52, -1, np.int64)
     out = []
     for r in range(rollouts):
-        seed_stream(rng, 9, r, 0)
-        assert _sample_hands(R, rng, s.seat, hand, up_seat, buyer, points_lo, points_hi,
-                             value, np.empty(52, np.int64), np.empty(4, np.int64))
+        seed_stream(rng, seed, r, 0)
+        if sampler == "exact":
+            _deal_exact(R, rng, s.seat, hand, up_seat, *plan.arrays(), binom, work, owner,
+                        value)
+        else:
+            assert _sample_hands(R, rng, s.seat, hand, up_seat, buyer, points_lo, points_hi,
+                                 value, np.empty(52, np.int64), np.empty(4, np.int64))
         out.append(value.copy())
     return s, np.array(out)
 
@@ -189,6 +200,59 @@ def test_A3_coins_tell_the_hidden_hands_points():
     sold = dict(BASE, money="36,38,33,38", sold="2:2:5:2D 2S", price="0", passes="1")
     sold.pop("high_bidder")
     assert (sampled_points(sold) == [34, 32, 32, 32]).all()
+
+
+# A moment of a real match that rejection sampling gave up on (issue 35: `bidlab report
+# auktsion --seed 7`): deal 0, lot Q after ten lots sold; the coins tell every hand's
+# points exactly (A3) and three seats may hold no more of the ranks they bought (A12).
+LATE = {"seat": 0, "hand": "3C 8C 9D TD JD QD 7H TH QH AH 3S 7S JS", "money": "6,17,12,20",
+        "lot": "Q", "passes": 3,
+        "sold": "2:1:11:2C 2D;3:2:9:3H;4:3:10:4D 4S;5:2:8:5H;6:2:14:6C 6H;7:0:10;8:1:7:8D 8H;"
+                "9:3:8:9H 9S;T:0:6;J:0:12"}
+
+
+def test_A3_A12_a_late_moment_rejection_gave_up_on_is_dealt_exactly():
+    """Every rollout deals each seat the hand points its coins tell (A3: 70 minus coins
+    plus spent), no card of a rank it bought beyond those it laid face up (A12), and
+    the asking seat its own hand; bid-EV answers."""
+    s, dealt = sampled_hands(LATE, 300)
+    spent = [6 + 12 + 10, 11 + 7, 9 + 8 + 14, 10 + 8]
+    told = [70 - (m + x) for m, x in zip(s.money, spent)]
+    assert (dealt.sum(axis=2) == told).all()
+    face_up = {1: {0: 1 + 3, 6: 3 + 4}, 2: {1: 4, 3: 4, 4: 1 + 4}, 3: {2: 3 + 2, 7: 4 + 2}}
+    for t, ranks in face_up.items():
+        for r, points in ranks.items():
+            assert (dealt[:, t, r] == points).all()
+    assert len({tuple(d[1]) for d in dealt}) > 20  # many deals, not one
+    r = bid_ev("auktsion", LATE, rollouts=200, seed=7)
+    assert r.situation["hand_points"] == told and len(r.frame) > 1
+
+
+@pytest.mark.parametrize("situation", [
+    # deal 0, the twos sold: every seat's points told (A3), seat 2 holds no more twos
+    dict(BASE, money="36,38,33,38", sold="2:2:5:2D 2S", price="0", passes="1",
+         high_bidder=None),
+    # a later deal: nothing told, two ranks bought (A12)
+    dict(BASE, deal="1", money="30,20,25,41", sold="2:1:4:2H;3:2:6;4:3:3:4S 4D", lot="5",
+         price="0", passes="0", high_bidder=None),
+])
+def test_the_exact_dealer_deals_as_rejection_does(situation):
+    """Where rejection sampling works, the exact dealer has its distribution: per
+    hidden seat, the points of its cards of ranks T..A, compared by a chi-square test
+    of the two samples (4,000 draws each, fixed seeds; every test must pass p > 0.001)."""
+    situation = {k: v for k, v in situation.items() if v is not None}
+    s, exact = sampled_hands(situation, 4000, seed=11)
+    _, reject = sampled_hands(situation, 4000, sampler="rejection", seed=12)
+    from scipy.stats import chi2_contingency
+    for t in range(4):
+        if t == s.seat:
+            continue
+        a, b = exact[:, t, 8:].sum(axis=1), reject[:, t, 8:].sum(axis=1)
+        values = sorted(set(a) | set(b))
+        table = np.array([[np.sum(a == v) for v in values], [np.sum(b == v) for v in values]])
+        table = table[:, table.sum(axis=0) >= 10]  # pool the rare outcomes away
+        assert chi2_contingency(table)[1] > 1e-3, (t, table)
+        assert abs(a.mean() - b.mean()) < 4 * np.sqrt((a.var() + b.var()) / len(a))
 
 
 def test_A3_a_seat_without_coins_holds_at_least_start_money_points():

@@ -16,6 +16,7 @@ from sim.errors import BidlabError, PbnError
 from sim.games.bridge import dd as DD
 from sim.games.bridge import engine as E
 from sim.games.bridge.pbn import HEADER, board_text, format_deal, parse_deal, read_deals, read_pbn
+from sim.games.bridge.rules import SEAT_NAMES
 
 FIXTURE = Path(__file__).parent / "data" / "bridge_dd.json"
 BOARDS = json.loads(FIXTURE.read_text())["boards"]
@@ -55,7 +56,7 @@ def test_simulate_writes_every_board_as_pbn_b1_b11(tmp_path):
     back = read_pbn(path)
     assert len(back) == N
     for b, row in zip(back, table.itertuples()):
-        assert b["board"] == row.board == row.match % 16 + 1                       # B1
+        assert b["board"] == row.board == row.match + 1            # one number a board
         assert b["dealer"] == row.dealer == row.match % 4
         assert b["vulnerability"] == row.vulnerability
         assert format_deal(b["hands"]) == row.deal == BOARDS[row.match]["deal"]
@@ -89,6 +90,74 @@ def test_exported_pbn_reads_in_endplay(tmp_path):
         if row.contract:
             assert int(b.contract.level) == int(row.contract[0])
             assert int(b.contract.declarer) == row.declarer
+
+
+def _endplay_games(path) -> list[list[str]]:
+    """Per game of a PBN file, its tag names in file order (endplay's parser reads
+    the file too, and must find every game)."""
+    from endplay.parsers import pbn as endplay_pbn
+    with open(path) as f:
+        boards = endplay_pbn.load(f)
+    games = [[line.split()[0][1:] for line in g.splitlines() if line.startswith("[")]
+             for g in Path(path).read_text().split("\n\n") if "[Deal " in g]
+    assert len(boards) == len(games)
+    return games
+
+
+def test_bridge_deal_pbn_is_export_format_b1(tmp_path, capsys):
+    """Issue 35: `bridge deal --pbn` writes every mandatory tag of export format, in
+    order, with boards numbered 1..N and the dealer and vulnerability of B1 (board 17
+    dealt like board 1); endplay reads it, with the contract unknown (not passed out)."""
+    from endplay.parsers import pbn as endplay_pbn
+
+    from bidlab.cli import main
+    from sim.games.bridge.pbn import MANDATORY
+    path = tmp_path / "strong.pbn"
+    assert main(["bridge", "deal", "--hcp", "N=20-", "-n", "20", "--seed", "3",
+                 "--pbn", str(path)]) == 0
+    capsys.readouterr()
+    games = _endplay_games(path)
+    assert all(tuple(tags[:len(MANDATORY)]) == MANDATORY for tags in games)
+    with open(path) as f:
+        boards = endplay_pbn.load(f)
+    assert [b.board_num for b in boards] == list(range(1, 21))
+    dealers = "NESW"
+    vul = ["None", "NS", "EW", "Both", "NS", "EW", "Both", "None",
+           "EW", "Both", "None", "NS", "Both", "None", "NS", "EW"]
+    for i, b in enumerate(read_pbn(path)):
+        assert (b["board"], SEAT_NAMES[b["dealer"]], b["vulnerability"]) == (
+            i + 1, dealers[i % 4], vul[i % 16])                                   # B1
+        assert b["contract"] is None and b["auction"] is None
+    assert all(b.contract is None for b in boards)
+    from sim.games.bridge import core as C
+    from sim.games.bridge.pbn import parse_hand
+    assert all(C.hcp(int(parse_hand(format_deal(b["hands"])[2:].split()[0]))) >= 20
+               for b in read_pbn(path))
+
+
+def test_team_scorecard_numbers_boards_1_to_n_b1(capsys):
+    """Issue 35: `bridge team` scorecards number the boards 1..N, dealer and
+    vulnerability by B1 (seed 0's boards ship solved: nothing to solve)."""
+    from bidlab.cli import main
+    assert main(["bridge", "team", "--a", "natural", "--b", "random", "-n", "20", "--seed",
+                 "0", "--json", "--no-progress"]) == 0
+    card = json.loads(capsys.readouterr().out)["scorecard"]
+    assert [row["board"] for row in card] == list(range(1, 21))
+    assert [row["dealer"] for row in card] == ["NESW"[i % 4] for i in range(20)]
+    assert card[16]["vulnerability"] == card[0]["vulnerability"] == "None"
+
+
+def test_simulate_pbn_has_every_export_tag_and_unique_boards(tmp_path):
+    """Issue 35: `simulate --pbn` over more than 16 boards: every mandatory tag in
+    order, board numbers 1..N, read by endplay."""
+    from bidlab import api
+    from sim.games.bridge.pbn import MANDATORY
+    path = tmp_path / "run.pbn"
+    api.simulate("bridge", N, seed=SEED, strategies=MIXED, pbn=path)
+    games = _endplay_games(path)
+    assert len(games) == N > 16
+    assert all(tuple(tags[:len(MANDATORY)]) == MANDATORY for tags in games)
+    assert [b["board"] for b in read_pbn(path)] == list(range(1, N + 1))
 
 
 def test_round_trip_export_import_same_boards_same_results(tmp_path):

@@ -284,3 +284,13 @@ def test_a_tournament_on_a_local_dask_cluster_equals_the_local_one():
         assert np.array_equal(a.per_match[m], b.per_match[m])
     pd.testing.assert_frame_equal(a.frame, b.frame)
     pd.testing.assert_frame_equal(a.differences, b.differences)
+
+
+def test_a_strategy_given_twice_plays_the_same_moves_issue_35():
+    """README: the two copies of a strategy (even a random one) draw the streams of the
+    seats they sit in and sit in every seat equally often, so they play the same moves
+    in every match: the difference is exactly 0, a check of the design, not noise."""
+    from analysis.tournament import tournament
+    r = tournament("auktsion", ["random", "random"], 300, seed=4)
+    d = r.differences
+    assert (d["diff"] == 0).all() and (d["ci_low"] == 0).all() and (d["ci_high"] == 0).all()

@@ -24,30 +24,46 @@ MOMENTS = ((0, 3, "lots 1-4"), (4, 7, "lots 5-8"), (8, 11, "lots 9-12"), (12, 10
 
 def _state_at(t: dict, lot_no: int) -> dict:
     """The public state and every seat's money cards when lot ``lot_no`` of trace ``t``
-    opens for bidding (after its ace draws): hands, owned, paid pile, cards gone."""
+    opens for bidding (after its ace draws): hands, owned, paid pile, cards gone. The
+    draw pile is replayed card by card (K9, K10), so a reshuffle (K12) empties the
+    payment pile exactly when it happened: before the bidding (in the ace draws) or
+    after the payment (in the buyer's draws)."""
     from collections import Counter
 
     hands = [Counter(h) for h in t["hands"]]
     owned: list[list[str]] = [[] for _ in hands]
     paid: list[str] = []
     gone: list[str] = []
+    pile = list(t["money_deck"])
     for lot in t["lots"][:lot_no + 1]:
+        new_piles = iter(lot["reshuffles"])
         for seat, card in lot["ace_draws"]:
+            pile, paid = _draw(pile, paid, new_piles, card)
             hands[seat][card] += 1
         if lot is t["lots"][lot_no]:
             break
-        if lot["reshuffles"]:
-            paid = []
-        if lot["buyer"] is not None:
+        if lot["buyer"] is not None:  # K8, K9: the buyer pays, then draws
             owned[lot["buyer"]].append(lot["card"])
             hands[lot["buyer"]].subtract(lot["payment"])
             paid += lot["payment"]
             for card in lot["buyer_draws"]:
+                pile, paid = _draw(pile, paid, new_piles, card)
                 hands[lot["buyer"]][card] += 1
         elif lot["unsold"] == "discard":
             gone.append(lot["card"])
     return {"hands": [sorted(h.elements()) for h in hands], "owned": owned, "paid": paid,
             "gone": gone}
+
+
+def _draw(pile: list[str], paid: list[str], new_piles, card: str) -> tuple[list[str], list[str]]:
+    """Draw ``card`` from the top of ``pile``: (the pile, the payment pile) after it; an
+    empty pile is first replaced by the next of ``new_piles`` and the payment pile
+    emptied (K12)."""
+    if not pile:
+        pile, paid = list(next(new_piles)), []
+    if pile[0] != card:
+        raise ValueError(f"the trace draws {card}, but {pile[0]} is on top of the pile")
+    return pile[1:], paid
 
 
 SCREENED = 6
@@ -106,8 +122,6 @@ def _picks(t: dict) -> list[tuple[int, str]]:
 def _moment(t: dict, i: int, title: str, match: int) -> Situation | None:
     """Lot ``i`` of trace ``t`` (match ``match``) as the first speaker sees it."""
     lot, st = t["lots"][i], _state_at(t, i)
-    if lot["reshuffles"] and lot["ace_draws"]:
-        return None  # the paid pile of that moment is not in the trace's order of events
     first = _first_speaker(lot, len(t["hands"]))
     state = {"seat": first, "hand": " ".join(st["hands"][first]), "card": lot["card"],
              "cards": ",".join(str(len(h)) for h in st["hands"]),

@@ -3,8 +3,13 @@
 Rollout ``r`` deals the cards nobody has seen (not in the asking seat's hand, not laid
 face up) to the other seats at random, consistently with what is public: a seat that
 bought a rank laid all its cards of that rank face up (A12), so it gets no more of
-them; inconsistent deals are redrawn (rejection, so every consistent deal is equally
-likely). Then the candidate call is made and the policies play the rest of the match.
+them. Every consistent deal is equally likely: ``sim.exactdeal`` counts the consistent
+deals by the cards' points and the seats barred from them, and draws one exactly, so a
+real moment always finds its deals however few they are (rejection sampling, redrawing
+until a deal is consistent, has the same distribution but gave up on moments late in a
+deal; it is kept, ``_sample_hands``, for card values too large to count by, and as the
+tests' reference). Then the candidate call is made and the policies play the rest of
+the match.
 Every candidate starts rollout ``r`` from the same random streams ``(seed, r,
 stream)``: common random numbers.
 
@@ -19,6 +24,7 @@ from typing import Any
 
 import numpy as np
 
+from sim import exactdeal
 from sim import harness as H
 from sim.errors import BidlabError
 from sim.game import Rollouts
@@ -53,6 +59,7 @@ from sim.rules import Rules
 TOO_CONSTRAINED = 3
 """Error code: no deal of the unseen cards is consistent with the situation."""
 MAX_REDRAWS = 100_000
+"""Rejection's draws before it gives up (only where the deals are not counted)."""
 
 
 @jit
@@ -104,6 +111,27 @@ def _sample_hands(R, rng, seat, hand, up_seat, lot_buyer, points_lo, points_hi, 
                     k += 1
             return True
     return False
+
+
+@jit
+def _deal_exact(R, rng, seat, hand, up_seat, slot_seat, need, track, cards, start, value,
+                allowed, table, binom, work, owner, dealt):
+    """Fill dealt[t, r] as ``_sample_hands`` does, from an exact draw of ``sim.exactdeal``
+    (every consistent deal equally likely; the table must be feasible)."""
+    first = R[R_FIRST_RANK]
+    exactdeal.sample(rng, slot_seat, need, track, cards, start, value, allowed, table, binom,
+                     work, owner)
+    dealt[:, :] = 0
+    for c in range(52):
+        if c % 13 < first:
+            continue
+        points = R[R_SUIT_POINTS + c // 13]
+        if up_seat[c] >= 0:
+            dealt[up_seat[c], c % 13] += points
+        elif hand[c]:
+            dealt[seat, c % 13] += points
+        else:
+            dealt[owner[c], c % 13] += points
 
 
 @jit
@@ -160,8 +188,11 @@ def _rollout(R, leftover, pids, params, seat, call, deal, lot, price, high, pass
 @jit(parallel=True)
 def rollouts(seed, count, n_blocks, R, leftover, pids, params, seat, hand, up_seat, lot_buyer,
              lot_price, points_lo, points_hi, money0, scores0, deal, lot, price, high, passes,
-             calls, score, win, err):
-    """Rollouts 0..count-1 of every candidate call in ``calls``: score[r, c], win[r, c]."""
+             calls, exact, slot_seat, need_x, track, cards, start, value, allowed, table, binom,
+             score, win, err):
+    """Rollouts 0..count-1 of every candidate call in ``calls``: score[r, c], win[r, c].
+    ``exact``: deal the hidden cards by ``_deal_exact`` from the plan's arrays
+    (``slot_seat`` .. ``binom``), else by rejection (``_sample_hands``)."""
     n = R[R_PLAYERS]
     for b in prange(n_blocks):
         scratch_i, hands, o, rngs = new_scratch()
@@ -169,6 +200,7 @@ def rollouts(seed, count, n_blocks, R, leftover, pids, params, seat, hand, up_se
         saved = np.empty(4, dtype=np.uint64)
         pool = np.empty(52, dtype=np.int64)
         need = np.empty(O.MAX_PLAYERS, dtype=np.int64)
+        owner = np.full(52, -1, dtype=np.int64)
         no_calls = np.empty((0, 2), dtype=np.int64)
         no_decks = np.empty((0, 52), dtype=np.int64)
         one = np.zeros((1, O.MAX_PLAYERS), dtype=np.float64)
@@ -180,8 +212,12 @@ def rollouts(seed, count, n_blocks, R, leftover, pids, params, seat, hand, up_se
         err1 = np.zeros((1, err.shape[1]), dtype=np.int64)
         for m in range(b * count // n_blocks, (b + 1) * count // n_blocks):
             seed_stream(rngs[DEAL_STREAM], seed, m, DEAL_STREAM)
-            if not _sample_hands(R, rngs[DEAL_STREAM], seat, hand, up_seat, lot_buyer,
-                                 points_lo, points_hi, dealt, pool, need):
+            if exact:
+                _deal_exact(R, rngs[DEAL_STREAM], seat, hand, up_seat, slot_seat, need_x,
+                            track, cards, start, value, allowed, table, binom, pool, owner,
+                            dealt)
+            elif not _sample_hands(R, rngs[DEAL_STREAM], seat, hand, up_seat, lot_buyer,
+                                   points_lo, points_hi, dealt, pool, need):
                 err[m, ERR_CODE] = TOO_CONSTRAINED
                 continue
             for j in range(4):
@@ -220,6 +256,31 @@ def sampler_arrays(s: Situation, players: int) -> tuple[np.ndarray, ...]:
     return hand, up_seat, buyer, price, points[:, 0].copy(), points[:, 1].copy()
 
 
+_NO_PLAN = (np.full(3, -1, np.int64), np.zeros(3, np.int64), np.zeros(3, np.int64),
+            np.zeros(0, np.int64), np.zeros(1, np.int64), np.zeros(0, np.int64),
+            np.zeros((0, 3), np.int64), np.zeros((1, 1, 1, 1, 1)))
+
+
+def deal_plan(R: np.ndarray, s: Situation, players: int) -> exactdeal.Plan | None:
+    """The exact dealer's problem for the situation (``sim.exactdeal.plan``): the unseen
+    cards to the other seats, each its hand size less its face-up cards, none of a rank
+    it bought (A12), hand points within what its coins tell (A3). None where the card
+    values are too large to count by (rejection then)."""
+    hand, up_seat, buyer, _, points_lo, points_hi = sampler_arrays(s, players)
+    first = int(R[R_FIRST_RANK])
+    per = (52 - 4 * first) // players
+    value = np.array([R[R_SUIT_POINTS + c // 13] for c in range(52)], np.int64)
+    pool = [c for c in range(52) if c % 13 >= first and not hand[c] and up_seat[c] < 0]
+    barred = np.array([1 << int(buyer[c % 13]) if buyer[c % 13] >= 0 else 0
+                       for c in range(52)], np.int64)
+    seats = [t for t in range(players) if t != s.seat]
+    base = {t: int(sum(value[c] for c in range(52) if up_seat[c] == t)) for t in seats}
+    need = [per - int((up_seat == t).sum()) for t in seats]
+    lo = [int(min(points_lo[t] - base[t], 10**9)) for t in seats]
+    hi = [int(min(points_hi[t] - base[t], 10**9)) for t in seats]
+    return exactdeal.plan(np.array(pool, np.int64), value, barred, seats, need, lo, hi)
+
+
 def run_rollouts(rules: Rules, policies, labels: tuple[str, ...], values: dict[str, Any],
                  given: list[str] | None, seed: int, n: int,
                  progress: bool | None = None):
@@ -233,10 +294,17 @@ def run_rollouts(rules: Rules, policies, labels: tuple[str, ...], values: dict[s
     score = np.zeros((n, len(calls)))
     win = np.zeros((n, len(calls)))
     err = H.new_errors(n)
-    rollouts(np.uint64(seed), n, H.blocks(n), R, leftover, pids, params,
-             s.seat, hand, up_seat, buyer, price, points_lo, points_hi,
-             np.array(s.money, np.int64), np.array(s.scores, np.int64), s.deal, s.lot, s.price,
-             s.high_bidder, s.passes, calls, score, win, err)
+    plan = deal_plan(R, s, rules.players)
+    if plan is not None and not plan.feasible:
+        err[:, H.ERR_CODE] = TOO_CONSTRAINED
+    else:
+        arrays = plan.arrays() if plan else _NO_PLAN
+        binom = exactdeal.binomials(plan) if plan else np.zeros((1, 1))
+        rollouts(np.uint64(seed), n, H.blocks(n), R, leftover, pids, params,
+                 s.seat, hand, up_seat, buyer, price, points_lo, points_hi,
+                 np.array(s.money, np.int64), np.array(s.scores, np.int64), s.deal, s.lot,
+                 s.price, s.high_bidder, s.passes, calls, plan is not None, *arrays, binom,
+                 score, win, err)
     if (err[:, H.ERR_CODE] == TOO_CONSTRAINED).any():
         raise BidlabError("no deal of the unseen cards is consistent with the situation "
                           "(check sold= and the face-up cards"

@@ -39,9 +39,11 @@ def deal(seed: int, start: int, count: int) -> np.ndarray:
 
 
 def board_numbers(start: int, count: int, deals: np.ndarray | None = None) -> np.ndarray:
-    """Board numbers of matches ``start .. start + count - 1``: ``i mod 16 + 1`` (B1),
-    or an imported board's ``Board`` tag where it has one."""
-    numbers = np.arange(start, start + count, dtype=np.int64) % 16 + 1
+    """Board numbers of matches ``start .. start + count - 1``: ``i + 1``, so that every
+    board of a run has its own number (its dealer and vulnerability are those of board
+    ``i mod 16 + 1``, B1: board 17 is dealt like board 1), or an imported board's
+    ``Board`` tag where it has one."""
+    numbers = np.arange(start, start + count, dtype=np.int64) + 1
     if deals is not None:
         tagged = deals[:, PBN.D_BOARD] > 0
         numbers[tagged] = deals[tagged, PBN.D_BOARD]

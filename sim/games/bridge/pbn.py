@@ -135,33 +135,39 @@ def _side_score(score_ns: int) -> str:
     return f"NS {int(score_ns)}"
 
 
+MANDATORY = ("Event", "Site", "Date", "Board", "West", "North", "East", "South", "Dealer",
+             "Vulnerable", "Deal", "Scoring", "Declarer", "Contract", "Result")
+"""PBN 2.1's mandatory tags, in the order export format writes them (section 3.1)."""
+
+
 def board_text(b: dict, players=("", "", "", ""), event: str = "bidlab") -> str:
-    """One game in PBN export format. ``b`` holds ``board``, ``dealer`` (seat),
-    ``vulnerability`` (``None``/``NS``/``EW``/``Both``), ``hands`` (four masks) or
-    ``deal`` (a PBN deal string), and for a played board ``auction`` (calls as ``P``,
-    ``X``, ``XX``, ``1C``..``7N``), ``contract`` (``4SX``; None when passed out),
-    ``declarer``, ``tricks``, ``score_ns`` and optionally ``par_ns``. ``players``: the
-    names of North, East, South, West (their strategies)."""
+    """One game in PBN export format: every mandatory tag (:data:`MANDATORY`), in order.
+    ``b`` holds ``board``, ``dealer`` (seat), ``vulnerability`` (``None``/``NS``/``EW``/
+    ``Both``), ``hands`` (four masks) or ``deal`` (a PBN deal string), and for a played
+    board ``auction`` (calls as ``P``, ``X``, ``XX``, ``1C``..``7N``), ``contract``
+    (``4SX``; None when passed out), ``declarer``, ``tricks``, ``score_ns`` and optionally
+    ``par_ns``; a board not played (``auction`` absent) has ``?`` (unknown) for its
+    declarer, contract and result. ``players``: the names of North, East, South, West
+    (their strategies)."""
     deal = b.get("deal") or format_deal(b["hands"])
-    tags = [("Event", event)]
     played = b.get("auction") is not None
+    contract = b.get("contract") or None
     if played:
-        tags += [("Site", ""), ("Date", "")]
-    tags.append(("Board", str(int(b["board"]))))
-    if played:
-        tags += [(SEAT_WORDS[s], players[s]) for s in (3, 0, 1, 2)]
+        declarer = SEAT_NAMES[int(b["declarer"])] if contract else ""
+        contract_tag = _pbn_call(contract[:2]) + contract[2:] if contract else "Pass"
+        result = str(int(b["tricks"])) if contract else ""
+    else:
+        declarer = contract_tag = result = "?"
+    tags = [("Event", event), ("Site", ""), ("Date", ""), ("Board", str(int(b["board"])))]
+    tags += [(SEAT_WORDS[s], players[s]) for s in (3, 0, 1, 2)]
     tags += [("Dealer", SEAT_NAMES[int(b["dealer"])]),
              ("Vulnerable", VUL_PBN[VUL_NAMES.index(b["vulnerability"])]),
-             ("Deal", deal)]
+             ("Deal", deal), ("Scoring", ""), ("Declarer", declarer),
+             ("Contract", contract_tag), ("Result", result)]
     lines = [f'[{k} "{v}"]' for k, v in tags]
     if not played:
         return "\n".join(lines) + "\n"
-    contract = b.get("contract") or None
-    lines += ['[Scoring ""]',
-              f'[Declarer "{SEAT_NAMES[int(b["declarer"])] if contract else ""}"]',
-              f'[Contract "{_pbn_call(contract[:2]) + contract[2:] if contract else "Pass"}"]',
-              f'[Result "{int(b["tricks"]) if contract else ""}"]',
-              f'[Score "{_side_score(b["score_ns"])}"]']
+    lines.append(f'[Score "{_side_score(b["score_ns"])}"]')
     if b.get("par_ns") is not None:
         lines.append(f'[OptimumScore "{_side_score(b["par_ns"])}"]')
     lines.append(f'[Auction "{SEAT_NAMES[int(b["dealer"])]}"]')

@@ -130,12 +130,13 @@ class _Referee(TraceReferee):
         raise self.fail("", f"{why} (rule {rule})")
 
     def expected_facts(self) -> tuple[int, str]:
-        """B1: board number index mod 16 + 1, dealer and vulnerability by board number.
+        """B1: board number index + 1, dealer and vulnerability by board number (board
+        17 dealt like board 1).
         An imported board (``imported``: the file's tags, None where absent) keeps the
         number, dealer and vulnerability its file gave; a fixed vulnerability rule wins."""
         t = self.trace
         tags = t.get("imported") or {}
-        board = tags.get("board") or self.field(t, "index", "") % 16 + 1
+        board = tags.get("board") or self.field(t, "index", "") + 1
         if self.field(t, "board", "") != board:
             self.rule("B1", f"board number {t['board']}, expected {board}")
         rule = self.rules_with(tuple(k.name for k in _RULE_KEYS))["vulnerability"]

@@ -51,17 +51,23 @@ def pack(rules: Rules) -> np.ndarray:
 
 
 def board_number(index: int) -> int:
-    """B1: board number of match ``index``."""
+    """Board number of match ``index``: ``index + 1``, one number per board of a run."""
+    return index + 1
+
+
+def board_cycle(index: int) -> int:
+    """B1: the board of the 16-board cycle (1..16) whose dealer and vulnerability match
+    ``index`` has (board 17 is dealt like board 1)."""
     return index % 16 + 1
 
 
 def board_dealer(index: int) -> int:
-    return (board_number(index) - 1) % 4
+    return (board_cycle(index) - 1) % 4
 
 
 def board_vul(rules: Rules, index: int) -> int:
     """Vulnerability code of match ``index`` under ``rules`` (B1)."""
     v = rules.vulnerability
     if v == "board":
-        return int(BOARD_VUL[board_number(index) - 1])
+        return int(BOARD_VUL[board_cycle(index) - 1])
     return ("none", "ns", "ew", "both").index(v)
