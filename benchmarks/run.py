@@ -1,11 +1,11 @@
 """bidlab benchmarks: auktsion kernel throughput, peak memory of a streamed run and
 start-up time, auktsion bid-EV, plus the rows of ``bench_pitch.py``, ``bench_bridge.py``,
-``bench_aukcio.py``, ``bench_vybory.py`` and ``bench_tournament.py``.
+``bench_aukcio.py``, ``bench_vybory.py``, ``bench_tournament.py`` and ``bench_solve.py``.
 
     .venv/bin/python benchmarks/run.py            # everything (the 10^7 run takes minutes)
     .venv/bin/python benchmarks/run.py --quick    # smoke run: smaller counts, no 10^7
     .venv/bin/python benchmarks/run.py --only kernel --only startup
-    # benchmarks: kernel memory startup bidev pitch bridge aukcio vybory tournament
+    # benchmarks: kernel memory startup bidev pitch bridge aukcio vybory tournament solve
 
 Every row is a measured value, a baseline measured in the same run, their ratio, and a
 target with pass/fail. The table goes to stdout and to ``benchmarks/results.md``; the
@@ -39,7 +39,7 @@ STRATEGY = "all=budget"
 CLEAN_ENV = dict(os.environ)  # before ``import sim`` sets NUMBA_CACHE_DIR in this process
 MiB = 1024 * 1024
 BENCHMARKS = ("kernel", "memory", "startup", "bidev", "pitch", "bridge", "aukcio",
-              "vybory", "tournament")
+              "vybory", "tournament", "solve")
 
 
 def log(msg: str) -> None:
@@ -433,7 +433,7 @@ def main(argv: list[str] | None = None) -> int:
                 rows += bench_memory(args.quick)
             elif name == "bidev":
                 rows += bench_bidev(args.quick)
-            elif name in ("pitch", "bridge", "aukcio", "vybory", "tournament"):
+            elif name in ("pitch", "bridge", "aukcio", "vybory", "tournament", "solve"):
                 rows += bench_game(name, args.quick)
             else:
                 startup_rows, profile = bench_startup(startup_repeats)

@@ -398,3 +398,48 @@ def lines_by(frame: pd.DataFrame, x: str, ax=None, title: str | None = None,
         ax.set_ylim(bottom=0)
         ax.legend(loc="upper right")
     return _finish(ax, title, xlabel if xlabel is not None else x, ylabel)
+
+
+def exploitability_curve(frame: pd.DataFrame, ax=None, title: str | None = None,
+                         unit: str = ""):
+    """A solve's held-out exploitability (``iteration, value, ci_low, ci_high``, as
+    :func:`analysis.solved.curve` gives it) against its iterations, with a 95% band."""
+    _need(frame, ["iteration", "value", "ci_low", "ci_high"], "exploitability_curve")
+    ax = _axes(ax)
+    with style():
+        _band(ax, frame["iteration"], frame["value"], frame["ci_low"], frame["ci_high"],
+              "#0072B2", "exploitability")
+        ax.axhline(0, color=NEUTRAL, linewidth=1)
+        ax.set_xscale("log")
+    return _finish(ax, title if title is not None else "Exploitability on held-out deals",
+                   "iterations", f"best response's gain{' (' + unit + ')' if unit else ''}")
+
+
+def bid_function(frame: pd.DataFrame, ax=None, title: str | None = None):
+    """A solved bid function (``value, mean_bid, bid_p10, bid_p90, equilibrium``)
+    against the known equilibrium line."""
+    _need(frame, ["value", "mean_bid", "bid_p10", "bid_p90", "equilibrium"], "bid_function")
+    ax = _axes(ax)
+    with style():
+        _band(ax, frame["value"], frame["mean_bid"], frame["bid_p10"], frame["bid_p90"],
+              "#0072B2", "solution: mean bid (band: 10% to 90%)", marker="")
+        ax.plot(frame["value"], frame["equilibrium"], "--", color=NEUTRAL,
+                label="equilibrium (n-1)/n x value")
+        ax.legend(loc="upper left")
+    return _finish(ax, title if title is not None else "Solved bid function", "value", "bid")
+
+
+def call_heatmap(frame: pd.DataFrame, calls, ax=None, title: str | None = None):
+    """The probability of each call (columns ``calls``) by hand strength (``strength``,
+    rows) for one decision, as a heat map: darker is likelier."""
+    _need(frame, ["strength", *calls], "call_heatmap")
+    ax = _axes(ax)
+    data = frame.sort_values("strength")
+    with style():
+        image = ax.imshow(data[list(calls)].to_numpy(), aspect="auto", cmap="Blues", vmin=0,
+                          vmax=1, origin="lower")
+        ax.set_xticks(range(len(calls)), list(calls))
+        ax.set_yticks(range(len(data)), [f"{s:.2f}" for s in data["strength"]])
+        ax.grid(False)
+        ax.figure.colorbar(image, ax=ax, label="probability")
+    return _finish(ax, title, "call", "expected points of the hand's best suit")

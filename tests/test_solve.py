@@ -5,6 +5,7 @@ settings, and clear errors for what cannot be played."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -178,3 +179,25 @@ def test_cli_solve_json_and_refusals(tmp_path, capsys, folder):
     assert "does not solve bridge bidding" in capsys.readouterr().err
     assert main(["solve", "fpsb", "--iterations", "0"]) == 2
     assert "--iterations 0" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("game", ["fpsb", "pitch"])
+def test_report_shows_the_shipped_solution(game, tmp_path, folder):
+    """The report's "Solved bidding" section: the shipped solution's exploitability curve,
+    its strategy chart and its tournament against the default hand-written bidder."""
+    from analysis import solved as AS
+    from reports.report import build_report
+    solution, path = AS.load(game, {})
+    assert Path(path).parent.name == "solutions"
+    chart = AS.chart(solution)
+    if game == "fpsb":
+        assert {"value", "mean_bid", "equilibrium"} <= set(chart.columns)
+        assert np.sqrt(((chart["mean_bid"] - chart["equilibrium"]) ** 2).mean()) < 0.01
+    else:
+        calls = ["pass", "bid 1", "bid 2", "bid 3", "bid 4", "hold"]
+        assert np.allclose(chart[calls].sum(axis=1), 1.0)
+    build_report([game], n=2048, seed=1, out=tmp_path / "r", sections=["solved"],
+                 progress=False, strict=True)
+    text = (tmp_path / "r" / "report.md").read_text()
+    assert "Solved bidding" in text and "a best response gains" in text
+    assert f"{game}_solved_curve.png" in text

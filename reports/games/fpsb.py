@@ -9,6 +9,7 @@ from reports import data as D
 from reports import figures as F
 from reports import text as W
 from reports.document import Section, Table
+from reports.solved import solved_section
 from reports.spec import GameSpec
 
 START = 0.2
@@ -69,7 +70,7 @@ SPEC = GameSpec(
     field=("0=linear:a=0.75", "1=linear:a=0.5", "2=linear:a=0.9", "3=random"),
     field_note=("Four bidders: a = 0.75 (the equilibrium for four), a = 0.5 (bids too low), "
                 "a = 0.9 (bids too high) and random (a uniform fraction of the value)."),
-    sections=("rules", "strategies", "equity", "equilibrium"),
+    sections=("rules", "strategies", "equity", "equilibrium", "solved"),
     score_unit="units of value",
-    extra={"equilibrium": equilibrium_section},
+    extra={"equilibrium": equilibrium_section, "solved": solved_section},
 )

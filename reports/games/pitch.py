@@ -14,6 +14,7 @@ import pandas as pd
 from reports import figures as F
 from reports import text as W
 from reports.document import Section, Table
+from reports.solved import solved_section
 from reports.spec import GameSpec, Situation, Variant, insert_sections
 
 SEARCH = 40
@@ -382,6 +383,6 @@ SPEC = GameSpec(
     variant_share=0.25,  # pimc plays in every variant's tournament: the costly part
     situations=situations,
     rollout_share=0.5,
-    sections=insert_sections("seats", ("contracts",)) + ("house",),
-    extra={"contracts": contracts_section, "house": house_section},
+    sections=insert_sections("seats", ("contracts",)) + ("house", "solved"),
+    extra={"contracts": contracts_section, "house": house_section, "solved": solved_section},
 )

@@ -1,0 +1,80 @@
+"""Solutions as frames a reader can look at: the exploitability curve a solve recorded,
+and each solved game's strategy chart (``chart``)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from sim import cfr
+from sim.games import get_game
+from strategies import solved
+
+
+def load(game: str, rules: Mapping[str, Any]) -> tuple[solved.Solution, str]:
+    """The solution ``solved`` plays for ``game`` under ``rules``, and where it is."""
+    r = get_game(game).make_rules(dict(rules))
+    solution, path = solved.find(game, r.to_json(), solved.abstraction_of(game, r))
+    return solution, str(path)
+
+
+def curve(solution: solved.Solution) -> pd.DataFrame:
+    """The held-out exploitability after each measured iteration (``iteration, value,
+    ci_low, ci_high`` and what else the game measured)."""
+    rows = [{k: v for k, v in c.items() if not isinstance(v, list)}
+            for c in solution.meta.get("exploitability", [])]
+    return pd.DataFrame(rows)
+
+
+def chart(solution: solved.Solution) -> pd.DataFrame:
+    """The strategy as a reader would chart it. fpsb: per value cell, the mean bid with
+    its 10% and 90% quantiles, and the equilibrium bid (n-1)/n v. pitch: per hand
+    strength step and place, the probability of each call with no bid yet made (the
+    opening decision), and with the dealer facing a bid of 2."""
+    p = cfr.unpack_table(solution.table)
+    if solution.game == "fpsb":
+        return _fpsb_chart(p, int(solution.rules["players"]))
+    if solution.game == "pitch":
+        return _pitch_chart(p, int(solution.rules["players"]))
+    raise ValueError(f"no chart for {solution.game}")
+
+
+def _fpsb_chart(p: np.ndarray, n: int) -> pd.DataFrame:
+    values, bids = p.shape
+    mid = (np.arange(bids) + 0.5) / bids
+    cum = np.cumsum(p, axis=1)
+    v = (np.arange(values) + 0.5) / values
+    return pd.DataFrame({"value": v, "mean_bid": p @ mid,
+                         "bid_p10": mid[(cum < 0.1).sum(axis=1).clip(max=bids - 1)],
+                         "bid_p90": mid[(cum < 0.9).sum(axis=1).clip(max=bids - 1)],
+                         "equilibrium": (n - 1) / n * v})
+
+
+def _pitch_chart(p: np.ndarray, n: int, hands: int = 20_000) -> pd.DataFrame:
+    from sim.games.pitch import abstraction as A
+    calls = ["pass", "bid 1", "bid 2", "bid 3", "bid 4", "hold"]
+    # how often each hand class is dealt (random six-card hands, a fixed seed): the
+    # chart weighs the classes of a strength step by it, so classes that no real hand
+    # falls in (left at uniform by the solver) do not blur the picture
+    rng = np.random.default_rng(0)
+    seen = np.zeros(A.HANDS)
+    for _ in range(hands):
+        mask = int(sum(1 << int(c) for c in rng.choice(52, 6, replace=False)))
+        seen[A.hand_class(np.int64(mask), n, 52, 0, 0)] += 1
+    rows = []
+    for cls in np.flatnonzero(seen):
+        strength = cls // (A.COUNTS * 4)
+        for place in range(n):
+            for high in (0, 2):
+                if high and place != n - 1:
+                    continue
+                probs = p[int(A.infoset(cls, place, high, n))]
+                rows.append({"strength": (strength + 0.5) * A.STEP, "place": place,
+                             "high_bid": high, "weight": seen[cls],
+                             **{c: q * seen[cls] for c, q in zip(calls, probs)}})
+    frame = pd.DataFrame(rows).groupby(["high_bid", "place", "strength"], as_index=False).sum()
+    frame[calls] = frame[calls].div(frame["weight"], axis=0)
+    return frame

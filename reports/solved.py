@@ -1,0 +1,103 @@
+"""The report's "Solved bidding" section, for every game ``bidlab solve`` solves: the
+shipped solution's provenance, its held-out exploitability curve, a strategy chart a
+player can read, and a duplicate tournament of the solution against the game's
+default hand-written bidder."""
+
+from __future__ import annotations
+
+from analysis import solved as AS
+from reports import figures as F
+from reports import text as W
+from reports.document import Section, Table
+
+
+def challenger(game: str, rules) -> str:
+    """The hand-written strategy the solution meets in the section's tournament: fpsb's
+    linear bidder at the known equilibrium (so the two should tie), pitch's default."""
+    if game == "fpsb":
+        n = int(rules["players"])
+        return f"linear:a={(n - 1) / n:.4g}"
+    return "basic"
+SOLVED = {"fpsb": "solved", "pitch": "solved+greedy"}
+
+
+def solved_section(ctx) -> Section:
+    s = Section("solved", "Solved bidding: an approximate equilibrium")
+    solution, path = AS.load(ctx.game, ctx.rules)
+    meta, a = solution.meta, solution.abstraction
+    curve = AS.curve(solution)
+    last = curve.iloc[-1]
+    s.text(f"`bidlab solve {ctx.game}` computed this solution ({meta['method']}; "
+           f"{meta['iterations']:,} iterations, seed {meta['seed']}) on the abstraction "
+           f"{a['name']} version {a['version']}: {a['infosets']:,} information sets of "
+           f"{a['actions']} actions. The policy `solved` plays it (file {path}). Its "
+           f"exploitability is measured on deals the solver never trained on: the gain of "
+           f"a best response in the abstract game over the solution's own payoff.")
+    s.reading(W.sentence(
+        f"after {meta['iterations']:,} iterations a best response gains "
+        f"{_small(last['value'], last['ci_low'], last['ci_high'])} "
+        f"{last.get('unit', '')} over the solution"))
+    stem = ctx.keep("solved_curve", curve)
+    s.add(ctx.figure("solved_curve", lambda ax: F.exploitability_curve(
+        curve, ax=ax, unit=str(last.get("unit", ""))),
+        "Held-out exploitability against iterations (95% band)", stem))
+    _chart(ctx, s, solution)
+    _match(ctx, s)
+    return s
+
+
+def _chart(ctx, s: Section, solution) -> None:
+    frame = AS.chart(solution)
+    stem = ctx.keep("solved_chart", frame)
+    if ctx.game == "fpsb":
+        rmse = float(((frame["mean_bid"] - frame["equilibrium"]) ** 2).mean() ** 0.5)
+        s.reading(W.sentence(f"the solved bid function lies {rmse:.4f} (root mean square "
+                             f"over the value cells) from the equilibrium (n-1)/n x value"))
+        s.add(ctx.figure("solved_bids", lambda ax: F.bid_function(frame, ax=ax),
+                         "The solution's bid against its value, and the equilibrium line",
+                         stem))
+        return
+    calls = ["pass", "bid 1", "bid 2", "bid 3", "bid 4"]
+    n = int(ctx.rules["players"])
+    for place, what in ((0, "first to speak, no bid yet"), (n - 1, "dealer, no bid yet")):
+        part = frame[(frame["place"] == place) & (frame["high_bid"] == 0)]
+        s.add(ctx.figure(f"solved_calls_{place}", lambda ax, part=part, what=what: F.call_heatmap(
+            part, calls, ax=ax, title=f"Calls of the {what}"),
+            f"The probability of each call by the hand's strength: {what}", stem))
+    facing = frame[(frame["place"] == n - 1) & (frame["high_bid"] == 2)]
+    s.add(ctx.figure("solved_calls_dealer_2", lambda ax: F.call_heatmap(
+        facing, ["pass", "bid 3", "bid 4", "hold"], ax=ax,
+        title="Calls of the dealer facing a bid of 2"),
+        "The dealer facing a bid of 2: pass, outbid or hold", stem))
+
+
+def _match(ctx, s: Section) -> None:
+    from analysis.tournament import tournament
+    mine, other = SOLVED[ctx.game], challenger(ctx.game, ctx.rules)
+    m = ctx.size(0.1, 1024)
+    ctx.status(f"solved against {other}: {m:,} matches per lineup")
+    t = tournament(ctx.game, [mine, other], m, seed=ctx.seed, rules=dict(ctx.spec.rules))
+    ctx.provenance["solved_tournament"] = t.provenance
+    d = t.differences[t.differences["metric"] == t.metric].iloc[0]
+    sign = 1 if d["first"] == mine else -1
+    diff, lo, hi = sign * d["diff"], *sorted((sign * d["ci_low"], sign * d["ci_high"]))
+    s.reading(W.sentence(
+        f"in a duplicate tournament of {m:,} matches per lineup, {mine} scores "
+        f"{W.estimate(diff, lo, hi, sign=True)} {ctx.spec.score_unit} per match against "
+        f"{other} ({W.p_text(d['p_holm'])})"))
+    shown = t.frame[["rank", "name", t.metric, f"{t.metric}_ci_low", f"{t.metric}_ci_high"]]
+    cells = W.intervals(shown[t.metric], shown[f"{t.metric}_ci_low"],
+                        shown[f"{t.metric}_ci_high"])
+    table = shown[["rank", "name"]].assign(**{f"{t.metric} [95% CI]": cells}).astype(str)
+    s.add(Table(table, f"The solution against {other}", ctx.keep("solved_tournament",
+                                                                  t.frame)))
+
+
+def _small(mean: float, low: float, high: float) -> str:
+    """An estimate with decimals enough for three significant digits of its smallest
+    nonzero number (exploitabilities are small numbers)."""
+    import math
+    small = min((abs(x) for x in (mean, low, high) if x), default=1.0)
+    places = max(2, min(9, 2 - math.floor(math.log10(small))))
+    return (f"{W.num(mean, places)} (95% CI {W.num(low, places)} to "
+            f"{W.num(high, places)})")
