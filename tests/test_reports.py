@@ -305,15 +305,16 @@ def test_sections_module_holds_only_the_generic_sections():
     from reports.spec import GENERIC_SECTIONS
 
     assert tuple(GENERIC_BUILDERS) == GENERIC_SECTIONS
-    own = {"auktsion": ("money", "prices"), "pitch": ("contracts", "house"),
-           "fpsb": ("equilibrium",), "bridge": ("pairs", "par")}
+    own = {"auktsion": ("money", "prices"), "pitch": ("contracts", "house", "solved"),
+           "fpsb": ("equilibrium", "solved"), "bridge": ("pairs", "par")}
     for game, ids in own.items():
         spec = spec_for(game)
         assert tuple(spec.extra) == ids and not set(ids) & set(GENERIC_SECTIONS), game
     assert spec_for("auktsion").sections == ("rules", "strategies", "equity", "scores", "seats",
                                              "money", "prices", "tuning", "bidev", "variants")
     assert spec_for("pitch").sections == ("rules", "strategies", "equity", "scores", "seats",
-                                          "contracts", "tuning", "bidev", "variants", "house")
+                                          "contracts", "tuning", "bidev", "variants", "house",
+                                          "solved")
 
 
 def test_a_game_without_a_spec_gets_the_generic_sections(tmp_path):
