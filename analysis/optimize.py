@@ -209,10 +209,13 @@ def _idle(policy: Policy, rules) -> dict[str, str]:
     return {q.name: why for q in policy.params if (why := q.idle_under(rules)) is not None}
 
 
-def _tunable(strategy: Strategy, names: list[str] | None, rules
+def _tunable(strategy: Strategy, names: list[str] | None, rules, gs=None,
+             responders: Sequence[str] = (), self_play: int = 0
              ) -> tuple[Policy, list[str], list[dict[str, str]]]:
     """The policy whose parameters are tuned, their names (continuous ones that act
-    under ``rules`` by default) and the parameters left alone because they cannot act."""
+    under ``rules`` by default) and the parameters left alone because they cannot act.
+    A strategy with no parameter to tune (``solved``) is held as given when
+    ``responders`` are named (no self-play): its policy of their decision, no names."""
     if names is not None:
         known = {q.name for p, _ in strategy.choices for q in p.params}
         missing = set(names) - known
@@ -231,9 +234,16 @@ def _tunable(strategy: Strategy, names: list[str] | None, rules
     skipped = [(p, q) for p, q in owners if q.name in idle_all[p.name]]
     owners = [(p, q) for p, q in owners if q.name not in idle_all[p.name]]
     policies = {p.name for p, _ in owners}
+    if not owners and names is None and responders and gs is not None and not self_play:
+        # a profile without parameters (``solved``) is held as given, as the family's
+        # first member: what do the responders gain against it?
+        decision = gs.by_name(responders[0].strip()).decision
+        return strategy.policy(decision)[0], [], []
     if not owners:
         extra = " that acts under these rules" if skipped else ""
-        raise BidlabError(f"strategy {strategy.label!r} has no continuous parameter{extra} to tune")
+        raise BidlabError(f"strategy {strategy.label!r} has no continuous parameter{extra} to "
+                          f"tune" + ("; to measure how far responders gain against it, name "
+                                     "them with --responders" if not responders else ""))
     if len(policies) > 1:
         raise BidlabError(f"tune one policy at a time; name its parameters with --param "
                           f"(candidates in {', '.join(sorted(policies))})")
@@ -340,7 +350,9 @@ def optimize(game: str, strategy: str, *, n: int = 200_000, seed: int = 0,
     r = make_rules(game, rules)
     n_seats = get_game(game).n_seats(r)
     base = gs.parse(strategy)
-    policy, names, not_tuned = _tunable(base, params, r)
+    if isinstance(responders, str):
+        responders = [t for t in responders.split(",") if t.strip()]
+    policy, names, not_tuned = _tunable(base, params, r, gs, responders or [], self_play)
     if seat is not None and not 0 <= seat < n_seats:
         raise BidlabError(f"--seat {seat} does not exist; seats are 0..{n_seats - 1}")
     seats = list(range(n_seats)) if seat is None else [seat]
@@ -351,8 +363,6 @@ def optimize(game: str, strategy: str, *, n: int = 200_000, seed: int = 0,
     holdout = n if holdout is None else holdout
     if holdout < 2:
         raise BidlabError(f"--holdout {holdout}: give at least 2 held-out matches")
-    if isinstance(responders, str):
-        responders = [t for t in responders.split(",") if t.strip()]
     family, idle_responders = _family(gs, base, policy, names, responders or [], r)
     not_tuned += idle_responders
     family_text = "; ".join(m.describe() for m in family)

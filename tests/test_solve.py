@@ -201,3 +201,17 @@ def test_report_shows_the_shipped_solution(game, tmp_path, folder):
     text = (tmp_path / "r" / "report.md").read_text()
     assert "Solved bidding" in text and "a best response gains" in text
     assert f"{game}_solved_curve.png" in text
+
+
+def test_optimize_measures_how_far_responders_gain_against_a_solution(short_solution,
+                                                                       monkeypatch):
+    """``solved`` has no parameter: with --responders it is held as given, the first
+    member of the family, and the responders' held-out gain against it is its
+    exploitability in the full game; without responders the error says so."""
+    monkeypatch.setenv("BIDLAB_SOLUTIONS", str(short_solution.path.parent))
+    res = bidlab.optimize("fpsb", "solved", n=2048, responders="linear")
+    assert res.history["responder"].iloc[0] in ("solved", "linear")
+    assert res.exploitability["family"].startswith("solved (as given); linear (a)")
+    assert res.exploitability["estimate"] >= 0
+    with pytest.raises(BidlabError, match="name them with --responders"):
+        bidlab.optimize("fpsb", "solved", n=2048)
