@@ -168,9 +168,24 @@ def _deal_points(R, seed, index, stream, play_pids, play_params, scratch_o, p, r
     return True
 
 
+@jit
+def _action_values(qi, high, place, n, R, value, sigma_row, q):
+    """The value ``q[a]`` of each action at place ``qi`` in the state (``high``,
+    ``place``), from the values after it (0 for an illegal action); returns the value
+    of playing ``sigma_row`` there."""
+    mean = 0.0
+    for a in range(A.ACTIONS):
+        q[a] = 0.0
+        if _legal(a, qi, high, n, R):
+            h2, p2, held2 = _next(high, place, 0, a, qi)
+            q[a] = value[_state(h2, p2, held2, n)]
+            mean += sigma_row[a] * q[a]
+    return mean
+
+
 @jit(nrt=True)
 def _seat_regrets(seat, points, cls, sigma, R, dealer, regret, average, weight, reach, value,
-                  work, out_q, legal_row):
+                  work, q):
     """Add seat ``seat``'s counterfactual regrets of one deal to ``regret`` and its
     reach-weighted strategy to ``average``; returns nothing."""
     n = R[R_PLAYERS]
@@ -183,17 +198,10 @@ def _seat_regrets(seat, points, cls, sigma, R, dealer, regret, average, weight, 
             w = reach[_state(high, place, 0, n)]
             if w == 0.0:
                 continue
-            mean = 0.0
+            mean = _action_values(qi, high, place, n, R, value, sigma[row], q)
             for a in range(A.ACTIONS):
-                legal_row[a] = _legal(a, qi, high, n, R)
-                out_q[a] = 0.0
-                if legal_row[a]:
-                    h2, p2, held2 = _next(high, place, 0, a, qi)
-                    out_q[a] = value[_state(h2, p2, held2, n)]
-                    mean += sigma[row, a] * out_q[a]
-            for a in range(A.ACTIONS):
-                if legal_row[a]:
-                    regret[row, a] += w * (out_q[a] - mean)
+                if _legal(a, qi, high, n, R):
+                    regret[row, a] += w * (q[a] - mean)
                     average[row, a] += weight * w * sigma[row, a]
 
 
@@ -203,7 +211,7 @@ def _scratch(n_params, n):
     size = 5 * (n + 1) * 2
     return (o, p, rng, rngs, work, si, np.zeros((n, n), np.int64), np.zeros(n, np.int64),
             np.zeros(size), np.zeros(size), np.zeros(size), np.zeros(A.ACTIONS),
-            np.zeros(A.ACTIONS, np.bool_), np.empty((0, 1), np.int64))
+            np.empty((0, 1), np.int64))
 
 
 @jit(parallel=True)
@@ -214,7 +222,7 @@ def train_batch(seed, first, count, R, play_pids, play_params, sigma, weight, d_
     n = R[R_PLAYERS]
     blocks = d_regret.shape[0]
     for b in prange(blocks):
-        o, p, rng, rngs, work, si, points, cls, reach, value, tmp, q, legal_row, empty = _scratch(
+        o, p, rng, rngs, work, si, points, cls, reach, value, tmp, q, empty = _scratch(
             play_params.shape[1], n)
         for i in range(d_regret.shape[1]):
             for a in range(d_regret.shape[2]):
@@ -228,7 +236,7 @@ def train_batch(seed, first, count, R, play_pids, play_params, sigma, weight, d_
                 break
             for seat in range(n):
                 _seat_regrets(seat, points, cls, sigma, R, dealer, d_regret[b], d_average[b],
-                              weight, reach, value, tmp, q, legal_row)
+                              weight, reach, value, tmp, q)
 
 
 @jit(parallel=True)
@@ -240,7 +248,7 @@ def evaluate(seed, first, count, R, play_pids, play_params, sigma, best, q_sum, 
     n = R[R_PLAYERS]
     blocks = 16
     for b in prange(blocks):
-        o, p, rng, rngs, work, si, points, cls, reach, value, tmp, q, legal_row, empty = _scratch(
+        o, p, rng, rngs, work, si, points, cls, reach, value, tmp, q, empty = _scratch(
             play_params.shape[1], n)
         for k in range(b * count // blocks, (b + 1) * count // blocks):
             dealer = k % n
@@ -258,13 +266,7 @@ def evaluate(seed, first, count, R, play_pids, play_params, sigma, best, q_sum, 
                         w = reach[_state(high, place, 0, n)]
                         if w == 0.0:
                             continue
-                        mean = 0.0
-                        for a in range(A.ACTIONS):
-                            q[a] = 0.0
-                            if _legal(a, qi, high, n, R):
-                                h2, p2, held2 = _next(high, place, 0, a, qi)
-                                q[a] = value[_state(h2, p2, held2, n)]
-                                mean += sigma[row, a] * q[a]
+                        mean = _action_values(qi, high, place, n, R, value, sigma[row], q)
                         if best.shape[0] == 0:
                             for a in range(A.ACTIONS):
                                 q_sum[b, seat, row, a] += w * q[a]
