@@ -51,7 +51,9 @@ HELD_OUT = 50_000
 """Held-out deals the best response is chosen on, and as many it is scored on."""
 TRAIN_STREAM = 1 << 41
 EVAL_STREAM = 1 << 42
-"""Streams of the training and held-out deals: far from any match's."""
+FIT_STREAM = 1 << 43
+"""Streams of the training and held-out deals and of the worth's fit: far from any
+match's."""
 DEPTH = A.CALLS + 1
 
 
@@ -245,6 +247,48 @@ def evaluate(seed, first, count, R, play_pids, play_params, sigma, best, q_sum, 
                 gains[k, s] = out[s] - mine[s]
 
 
+@jit(parallel=True)
+def _worth_samples(seed, R, play_pids, play_params, X, M, err):
+    """Per deal, seat and type: the worth's features (``X``) and the deal's margin when
+    the seat attacks the type, averaged over its three possible partners (``M``)."""
+    n = X.shape[0]
+    blocks = 16
+    for b in prange(blocks):
+        (o, p, rng, rngs, work, si, deal_rng, w, memo, done, named, pi, rws, types, sig, util,
+         nxt, out, no_log, no_fixed) = _scratch(play_params.shape[1], 1)
+        for i in range(b * n // blocks, (b + 1) * n // blocks):
+            _deal(R, seed, i, FIT_STREAM, deal_rng, si, o, no_fixed, w, done)
+            for s in range(PLAYERS):
+                for t in range(1, A.N_TYPES + 1):
+                    A.features(si[K.I_DEALT + s], R[R_ALT], t, X[i, s, t - 1])
+                    total = 0.0
+                    for x in range(PLAYERS):
+                        if x != s:
+                            total += K.margin_if_elected(R, o, p, rng, work, si, play_pids,
+                                                         play_params, rngs, err, i % PLAYERS,
+                                                         t, s, x, no_log)
+                    M[i, s, t - 1] = total / (PLAYERS - 1)
+
+
+def fit_worths(deals: int = 40_000, seed: int = 7) -> np.ndarray:
+    """The abstraction's ``COEF``: per type set and type, the least-squares weights of
+    the features on the margin (``_worth_samples``), rounded to 3 decimals."""
+    from sim.games.vybory.rules import make
+    coef = np.zeros((2, A.N_TYPES + 1, A.FEATURES))
+    seats = assign_seats(SV.STRATEGIES, PLAYERS, ["all=expected+greedy"])
+    for alt, name in enumerate(("standard", "alt")):
+        R = pack(make({"type_set": name}))
+        X = np.zeros((deals, PLAYERS, A.N_TYPES, A.FEATURES))
+        M = np.zeros((deals, PLAYERS, A.N_TYPES))
+        _worth_samples(np.uint64(seed), R, seats.ids("play"), seats.params("play"), X, M,
+                       new_errors(1))
+        for t in range(A.N_TYPES):
+            c, *_ = np.linalg.lstsq(X[:, :, t].reshape(-1, A.FEATURES), M[:, :, t].ravel(),
+                                    rcond=None)
+            coef[alt, t + 1] = np.round(c, 3)
+    return coef
+
+
 def legal_mask() -> np.ndarray:
     """Per information set, its legal actions (they depend on the announcement only)."""
     per_call = A.INFOSETS // A.CALLS
@@ -261,7 +305,7 @@ class VyborySolver:
               "exactly against all seats' current strategies; Linear CFR weights; payoff: "
               "the deal-score margin of the seat's pair over the other pair, the card play "
               "by greedy")
-    default_iterations = 400
+    default_iterations = 500
 
     def __init__(self, rules: Rules, seed: int):
         self.rules = rules
