@@ -5,8 +5,9 @@ Each policy reads the seat's observation (an int64 vector, layout in
 parameter vector and its own random stream; a play policy also gets ``work``, an int64
 scratch array the kernel never writes into (so it holds no hidden card).
 
-- ``elect(pid, o, p, rng)`` returns a contract type 1..8 the seat has not named yet in
-  this election (V2); naming one that another seat has named ends the election (V3).
+- ``elect(pid, o, p, rng, table)`` returns a contract type 1..8 the seat has not named
+  yet in this election (V2); naming one that another seat has named ends the election
+  (V3). ``table``: the solution ``solved`` plays (a placeholder where no seat plays it).
 - ``play(pid, o, p, rng, work)`` returns a card from ``o[LEGAL]``. The kernel does not
   ask when only one card is legal.
 
@@ -22,13 +23,15 @@ import numpy as np
 from sim import tricks as T
 from sim.games.vybory import core as C
 from sim.games.vybory import obs as O
+from sim.games.vybory.abstraction import solved_elect
+from sim.games.vybory.core import cards_value, est_tricks, type_value  # noqa: F401  (the hand evaluation)
 from sim.games.vybory.rules import N_TYPES, PLAYERS, TRICKS
 from sim.jit import jit
 from sim.rng import below
 from strategies.base import ILLEGAL_PID, VIEW_PID, GameStrategies, Param, Policy, view_hash
 
 # Policy ids per decision kind.
-RANDOM_ELECT, EXPECTED, MATCHER = range(3)
+RANDOM_ELECT, EXPECTED, MATCHER, SOLVED = range(4)
 RANDOM_PLAY, GREEDY, PIMC = range(3)
 
 # The defaults are a best response to the first guesses (1, 1, 0.5, 3.25, 0.3), found by
@@ -75,6 +78,12 @@ POLICIES = (
            "like expected, and more willing to match a type another seat has named "
            "(match), counting on extra tricks from a partner who named it first (trust)",
            MATCHER_PARAMS),
+    Policy("solved", "elect", SOLVED,
+           "plays the solution of `bidlab solve vybory` for the rules in force: an "
+           "announcement drawn from the equilibrium's probabilities for its information set "
+           "(the announcement number; the worth to its hand of its best new types; per other "
+           "seat, the worth to its hand of the best type that seat named): one of its three "
+           "best new types, or a match with one seat"),
     Policy("random", "play", RANDOM_PLAY, "a uniformly random legal card"),
     Policy("greedy", "play", GREEDY,
            "type-aware rules of thumb: a trick is worth its points to the pair that takes "
@@ -107,76 +116,6 @@ STRATEGIES = GameStrategies(
 
 
 # -- hand evaluation -----------------------------------------------------------------
-
-@jit
-def _reverse13(bits):
-    out = np.int64(0)
-    for r in range(13):
-        if bits >> r & 1:
-            out |= np.int64(1) << (12 - r)
-    return out
-
-
-@jit
-def est_tricks(hand, trump, low, honour, length, ruff):
-    """Tricks ``hand`` should take under a contract with ``trump`` (-1: none) and order
-    ``low`` (lowest wins): honour tricks of each suit's top three cards, length, ruffs."""
-    total = 0.0
-    short = 0
-    for s in range(4):
-        cards = (hand >> np.int64(13 * s)) & np.int64(T.SUIT_BITS)
-        if low:
-            cards = _reverse13(cards)
-        n = T.count(cards)
-        if trump >= 0 and s != trump and n < 3:
-            short += 3 - n
-        if n == 0:
-            continue
-        h = 0.0
-        if cards >> 12 & 1:
-            h += 1.0
-        if cards >> 11 & 1:
-            h += 0.75 if n >= 2 else 0.25
-        if cards >> 10 & 1:
-            h += 0.5 if n >= 3 else 0.1
-        total += honour * h
-        if s == trump:
-            total += length * max(n - 3, 0)
-        elif trump < 0:
-            total += length * 0.5 * max(n - 4, 0)
-    if trump >= 0:
-        trumps = T.count(hand & T.suit_cards(trump))
-        total += ruff * 0.5 * min(short, trumps)
-    return min(total, 13.0)
-
-
-@jit
-def cards_value(mask, alt, code):
-    """What the cards of ``mask`` are worth to the pair that wins them (type ``code``)."""
-    pts = np.int64(0)
-    for k in range(C.N_TERMS):
-        w = C.TERM_POINTS[alt, code, k]
-        if w != 0:
-            pts += w * T.count(mask & C.TERM_CARDS[alt, code, k])
-    return pts
-
-
-@jit
-def type_value(hand, alt, code, p, extra):
-    """expected's estimate of the attackers' margin (their pair points minus the
-    defenders') under type ``code`` when ``hand`` attacks, with ``extra`` tricks
-    expected of the partner beyond ``partner`` (parameters ``p``, EXPECTED_PARAMS)."""
-    trump = C.TRUMP[alt, code]
-    mine = est_tricks(hand, trump, C.LOW_WINS[alt, code] != 0, p[0], p[1], p[2])
-    pair = min(mine + p[3] + extra, 13.0)
-    if code == C.MOST_TRICKS:
-        q = 1.0 / (1.0 + np.exp(-(pair - 6.5) / 1.5))
-        margin = C.MOST_BONUS * (2.0 * q - 1.0)
-    else:
-        per_trick = C.PER_TRICK[alt, code] + cards_value(np.int64(T.DECK52), alt, code) / 13.0
-        margin = per_trick * (2.0 * pair - TRICKS)
-    return margin + p[4] * cards_value(hand, alt, code)
-
 
 @jit
 def best_type(hand, alt, allowed, p):
@@ -242,12 +181,14 @@ def matcher_type(o, p):
 
 
 @jit
-def elect(pid, o, p, rng):
+def elect(pid, o, p, rng, table):
     """One announcement: a type 1..8 the seat has not named."""
     if pid == EXPECTED:
         return expected_type(o, p)
     if pid == MATCHER:
         return matcher_type(o, p)
+    if pid == SOLVED:
+        return solved_elect(o, rng, table)
     if pid == ILLEGAL_PID:
         return np.int64(N_TYPES + 1)
     if pid == VIEW_PID:

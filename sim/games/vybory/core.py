@@ -109,3 +109,75 @@ def result(attack_points, defend_points):
     if attack_points < defend_points:
         return np.int64(-1)
     return np.int64(0)
+
+
+# -- hand evaluation (expected's estimate; the solver's abstraction reads it too) ------
+
+@jit
+def _reverse13(bits):
+    out = np.int64(0)
+    for r in range(13):
+        if bits >> r & 1:
+            out |= np.int64(1) << (12 - r)
+    return out
+
+
+@jit
+def est_tricks(hand, trump, low, honour, length, ruff):
+    """Tricks ``hand`` should take under a contract with ``trump`` (-1: none) and order
+    ``low`` (lowest wins): honour tricks of each suit's top three cards, length, ruffs."""
+    total = 0.0
+    short = 0
+    for s in range(4):
+        cards = (hand >> np.int64(13 * s)) & np.int64(T.SUIT_BITS)
+        if low:
+            cards = _reverse13(cards)
+        n = T.count(cards)
+        if trump >= 0 and s != trump and n < 3:
+            short += 3 - n
+        if n == 0:
+            continue
+        h = 0.0
+        if cards >> 12 & 1:
+            h += 1.0
+        if cards >> 11 & 1:
+            h += 0.75 if n >= 2 else 0.25
+        if cards >> 10 & 1:
+            h += 0.5 if n >= 3 else 0.1
+        total += honour * h
+        if s == trump:
+            total += length * max(n - 3, 0)
+        elif trump < 0:
+            total += length * 0.5 * max(n - 4, 0)
+    if trump >= 0:
+        trumps = T.count(hand & T.suit_cards(trump))
+        total += ruff * 0.5 * min(short, trumps)
+    return min(total, 13.0)
+
+
+@jit
+def cards_value(mask, alt, code):
+    """What the cards of ``mask`` are worth to the pair that wins them (type ``code``)."""
+    pts = np.int64(0)
+    for k in range(N_TERMS):
+        w = TERM_POINTS[alt, code, k]
+        if w != 0:
+            pts += w * T.count(mask & TERM_CARDS[alt, code, k])
+    return pts
+
+
+@jit
+def type_value(hand, alt, code, p, extra):
+    """expected's estimate of the attackers' margin (their pair points minus the
+    defenders') under type ``code`` when ``hand`` attacks, with ``extra`` tricks
+    expected of the partner beyond ``partner`` (parameters ``p``, EXPECTED_PARAMS)."""
+    trump = TRUMP[alt, code]
+    mine = est_tricks(hand, trump, LOW_WINS[alt, code] != 0, p[0], p[1], p[2])
+    pair = min(mine + p[3] + extra, 13.0)
+    if code == MOST_TRICKS:
+        q = 1.0 / (1.0 + np.exp(-(pair - 6.5) / 1.5))
+        margin = MOST_BONUS * (2.0 * q - 1.0)
+    else:
+        per_trick = PER_TRICK[alt, code] + cards_value(np.int64(T.DECK52), alt, code) / 13.0
+        margin = per_trick * (2.0 * pair - 13)
+    return margin + p[4] * cards_value(hand, alt, code)

@@ -82,8 +82,10 @@ def _arrays(count: int, rows: int) -> dict[str, np.ndarray]:
 
 
 def policy_arrays(policies: Policies):
-    """The elect and play policy ids and parameters as the kernels take them."""
-    return H.policy_arrays(policies, ("elect", "play"))
+    """(elect ids, elect parameters, the solution table, play ids, play parameters) as
+    the kernels take them."""
+    elect_ids, elect_params, play_ids, play_params = H.policy_arrays(policies, ("elect", "play"))
+    return elect_ids, elect_params, H.solution_table(policies), play_ids, play_params
 
 
 def run_chunk(rules: Rules, policies: Policies, labels: tuple[str, ...], seed: int,
@@ -164,7 +166,7 @@ def play_one(rules: Rules, policies: Policies, labels: tuple[str, ...], seed: in
     given = fixed[0] if len(fixed) else np.empty((0, PLAYERS), np.int64)
     n_deals = rules.deals_per_match
     arrays = policy_arrays(policies)
-    scratch = K.new_scratch(max(arrays[1].shape[1], arrays[3].shape[1]))
+    scratch = K.new_scratch(max(arrays[1].shape[1], arrays[4].shape[1]))
     a = _arrays(1, n_deals)
     logs = dict(hands=np.zeros((n_deals, PLAYERS), np.int64),
                 calls=np.zeros((n_deals, MAX_CALLS), np.int64),

@@ -132,8 +132,8 @@ def _start_deal(o, d, dealer, si):
 
 
 @jit
-def _election(o, p, rng, si, elect_pids, elect_params, rngs, m, d, dealer, err, log_calls,
-              n_forced):
+def _election(o, p, rng, si, elect_pids, elect_params, table, rngs, m, d, dealer, err,
+              log_calls, n_forced):
     """V2-V5. Returns (contract type, first announcer, his partner, calls made); type 0
     after an illegal announcement. The first ``n_forced`` announcements are
     ``si[I_FORCED + k]`` instead of the policies' (bid-EV)."""
@@ -143,7 +143,7 @@ def _election(o, p, rng, si, elect_pids, elect_params, rngs, m, d, dealer, err, 
             t = si[I_FORCED + k]
         else:
             H.show_seat(o, p, rng, elect_params, rngs, s, si[I_HANDS + s], O.SEAT, O.HAND)
-            t = SV.elect(elect_pids[s], o, p, rng)
+            t = SV.elect(elect_pids[s], o, p, rng, table)
             H.keep_seat_rng(o, rng, rngs, s, O.HAND, O.LEGAL)
         allowed = np.int64(ALL_TYPES) & ~o[O.NAMED + s]
         if t < 1 or t > N_TYPES or not allowed >> t & 1:                  # V2
@@ -203,7 +203,7 @@ def _tricks(o, p, rng, work, si, play_pids, play_params, rngs, m, d, first, trum
 
 
 @jit
-def play_tour(seed, index, R, elect_pids, elect_params, play_pids, play_params, m, fixed,
+def play_tour(seed, index, R, elect_pids, elect_params, table, play_pids, play_params, m, fixed,
               first_deal, n_deals, first_dealer, n_forced, o, p, rng, rngs, work, si,
               seat_out, win, detail, deal_out, deal_seat, err, log_hands, log_calls,
               log_cards, log_tricks):
@@ -239,7 +239,7 @@ def play_tour(seed, index, R, elect_pids, elect_params, play_pids, play_params, 
                 log_hands[d, s] = si[I_DEALT + s]
         _start_deal(o, d, dealer, si)
         code, first, second, calls = _election(o, p, rng, si, elect_pids, elect_params,
-                                               rngs, m, d, dealer, err, log_calls,
+                                               table, rngs, m, d, dealer, err, log_calls,
                                                n_forced if d == first_deal else 0)
         if err[m, ERR_CODE] != OK:
             return
@@ -310,8 +310,8 @@ def play_tour(seed, index, R, elect_pids, elect_params, play_pids, play_params, 
 
 
 @jit
-def play_match(seed, index, R, elect_pids, elect_params, play_pids, play_params, m, fixed,
-               o, p, rng, rngs, work, si, seat_out, win, detail, deal_out, deal_seat, err,
+def play_match(seed, index, R, elect_pids, elect_params, table, play_pids, play_params, m,
+               fixed, o, p, rng, rngs, work, si, seat_out, win, detail, deal_out, deal_seat, err,
                log_hands, log_calls, log_cards, log_tricks):
     """Play tour ``index`` into row ``m`` of the output arrays (see ``play_tour``).
 
@@ -321,10 +321,55 @@ def play_match(seed, index, R, elect_pids, elect_params, play_pids, play_params,
     """
     for s in range(PLAYERS):
         si[I_SCORES + s] = 0
-    play_tour(seed, index, R, elect_pids, elect_params, play_pids, play_params, m, fixed,
-              0, R[R_DEALS], R[R_FIRST_DEALER], 0, o, p, rng, rngs, work, si, seat_out,
+    play_tour(seed, index, R, elect_pids, elect_params, table, play_pids, play_params, m,
+              fixed, 0, R[R_DEALS], R[R_FIRST_DEALER], 0, o, p, rng, rngs, work, si, seat_out,
               win, detail, deal_out, deal_seat, err, log_hands, log_calls, log_cards,
               log_tricks)
+
+
+@jit
+def deal_for_solver(R, rng, si, o, no_fixed):
+    """Deal 13 cards each from ``rng`` into ``si`` (V1) and show the rules in the
+    observation: the deals ``bidlab solve`` plays its election over. ``no_fixed``: an
+    int64 array of shape (0, 4)."""
+    deal(rng, si, no_fixed, 0)
+    for i in range(o.shape[0]):
+        o[i] = 0
+    show_rules(o, R, RULES_SHOWN)
+
+
+@jit
+def margin_if_elected(R, o, p, rng, work, si, play_pids, play_params, rngs, err, dealer, code,
+                      first, second, no_log):
+    """The deal of ``deal_for_solver`` played out (V6-V12) when the election ends with
+    ``first`` and ``second`` attacking type ``code`` and every seat plays its play
+    policy: the attackers' deal score minus the defenders' (scoring=points: their pair
+    points' difference; result: 2, 0 or -2), the solver's payoff. The play reads only the
+    contract, the pairs and the first announcer, never the announcements. ``err`` row 0
+    records an illegal card (then the result is 0). ``no_log``: an int64 array of shape
+    (0, 1)."""
+    for s in range(PLAYERS):
+        si[I_HANDS + s] = si[I_DEALT + s]
+        si[I_SCORES + s] = 0
+    _start_deal(o, 0, dealer, si)
+    alt = R[R_ALT]
+    trump = C.TRUMP[alt, code]
+    low = C.LOW_WINS[alt, code] != 0
+    o[O.CONTRACT] = code
+    o[O.FIRST] = first
+    o[O.SECOND] = second
+    o[O.TRUMP] = trump
+    o[O.LOW_WINS] = 1 if low else 0
+    if not _tricks(o, p, rng, work, si, play_pids, play_params, rngs, 0, 0, first, trump, low,
+                   err, no_log, no_log):
+        return np.int64(0)
+    won_a = si[I_WON + first] | si[I_WON + second]
+    tricks_a = si[I_TRICKS + first] + si[I_TRICKS + second]
+    pts_a = C.pair_points(won_a, tricks_a, alt, code)
+    pts_d = C.pair_points(np.int64(T.DECK52) & ~won_a, TRICKS - tricks_a, alt, code)
+    if R[R_RESULT]:
+        return 2 * C.result(pts_a, pts_d)
+    return pts_a - pts_d
 
 
 @jit(nrt=True)
@@ -334,7 +379,7 @@ def new_scratch(n_params):
 
 
 @jit(parallel=True)
-def play_chunk(seed, start, count, n_blocks, R, elect_pids, elect_params, play_pids,
+def play_chunk(seed, start, count, n_blocks, R, elect_pids, elect_params, table, play_pids,
                play_params, fixed, seat_out, win, detail, deal_out, deal_seat, err):
     """Play tours ``start .. start + count - 1`` into rows ``0 .. count - 1``; ``fixed``
     holds the hands of every tour (``fixed[m]``: deals x seats masks) or none (shape 0).
@@ -351,6 +396,6 @@ def play_chunk(seed, start, count, n_blocks, R, elect_pids, elect_params, play_p
         o, p, rng, rngs, work, si = new_scratch(n_params)
         for m in range(b * count // n_blocks, (b + 1) * count // n_blocks):
             given = fixed[m] if fixed.shape[0] > 0 else no_fixed
-            play_match(seed, start + m, R, elect_pids, elect_params, play_pids, play_params,
-                       m, given, o, p, rng, rngs, work, si, seat_out, win, detail, deal_out,
+            play_match(seed, start + m, R, elect_pids, elect_params, table, play_pids,
+                       play_params, m, given, o, p, rng, rngs, work, si, seat_out, win, detail, deal_out,
                        deal_seat, err, no_log, no_log, no_log, no_log)

@@ -32,8 +32,8 @@ MAX_TRIES = 20_000
 
 
 @jit
-def _calls_agree(o, p, rng, si, elect_pids, elect_params, rngs, d, dealer, forced, n_before,
-                 infer):
+def _calls_agree(o, p, rng, si, elect_pids, elect_params, table, rngs, d, dealer, forced,
+                 n_before, infer):
     """Would the seats of ``infer`` (a bit set) make the announcements ``forced`` on the
     hands just dealt into ``si``? The others' calls are taken as made."""
     K._start_deal(o, d, dealer, si)
@@ -42,7 +42,7 @@ def _calls_agree(o, p, rng, si, elect_pids, elect_params, rngs, d, dealer, force
         t = forced[k]
         if infer >> s & 1:
             H.show_seat(o, p, rng, elect_params, rngs, s, si[K.I_HANDS + s], O.SEAT, O.HAND)
-            answer = SV.elect(elect_pids[s], o, p, rng)
+            answer = SV.elect(elect_pids[s], o, p, rng, table)
             H.keep_seat_rng(o, rng, rngs, s, O.HAND, O.LEGAL)
             if answer != t:
                 return False
@@ -51,7 +51,8 @@ def _calls_agree(o, p, rng, si, elect_pids, elect_params, rngs, d, dealer, force
 
 
 @jit(parallel=True)
-def rollouts(seed, count, n_blocks, R, elect_pids, elect_params, play_pids, play_params, seat,
+def rollouts(seed, count, n_blocks, R, elect_pids, elect_params, table, play_pids, play_params,
+             seat,
              own, first_deal, dealer, scores0, forced, n_before, infer, calls, score, win,
              margin, agreed, err):
     """Rollouts ``0 .. count - 1`` of every candidate type in ``calls``: the asking seat's
@@ -79,15 +80,16 @@ def rollouts(seed, count, n_blocks, R, elect_pids, elect_params, play_pids, play
             agreed[r] = 0
             for _ in range(MAX_TRIES if infer != 0 else 1):
                 K.deal(deal_rng, si, fixed, first_deal)
-                if infer == 0 or _calls_agree(o, p, rng, si, elect_pids, elect_params, rngs,
-                                              first_deal, dealer, forced, n_before, infer):
+                if infer == 0 or _calls_agree(o, p, rng, si, elect_pids, elect_params, table,
+                                              rngs, first_deal, dealer, forced, n_before,
+                                              infer):
                     agreed[r] = 1
                     break
             for s in range(PLAYERS):
                 hands[first_deal, s] = si[K.I_DEALT + s]
             for c in range(calls.shape[0]):
                 H.start_deal(si, K.I_SCORES, scores0, PLAYERS, K.I_FORCED, forced, n_before, calls[c])
-                K.play_tour(seed, r, R, elect_pids, elect_params, play_pids, play_params, 0,
+                K.play_tour(seed, r, R, elect_pids, elect_params, table, play_pids, play_params, 0,
                             hands, first_deal, 1, dealer, n_before + 1, o, p, rng, rngs, work,
                             si, seat_out, win1, False, deal_out, deal_seat, err1, no_log,
                             no_log, no_log, no_log)

@@ -1,0 +1,408 @@
+"""vybory's election solved by Monte Carlo CFR over deals (``sim/games/vybory/abstraction.py``).
+
+One iteration is a batch of ``BATCH`` fresh deals (chance sampling). On each deal the
+election's tree, restricted to the abstraction's actions (a player names one of his
+``TOP`` best new types or matches one seat's best type for him), is walked exactly
+against the current strategies of all four seats at once (vanilla CFR on the deal: each
+node's reach per seat forward, every seat's value backward): about 4,000 nodes with
+uniform strategies, far fewer once a strategy leaves actions at probability 0 (a subtree
+where two seats' reach is 0 changes no regret and is skipped). Every leaf is an outcome
+(contract type, first announcer, partner); its payoff is the deal played out with the play
+policy (``greedy``), once per outcome the walk reaches (memoized per deal: the card play
+depends on the contract, the pairs and the first announcer only, never on the
+announcements, so at most 8 x 4 x 3 = 96 playouts a deal). Regrets and the average
+strategy follow Linear CFR (iteration t weighted t), as Pluribus did; the average adds
+each information set's strategy times its reach.
+
+A seat's payoff is its pair's deal score minus the other pair's (scoring=points: the
+difference of their pair points; result: 2, 0 or -2). vybory is played for the win share
+of the tour, and pair points do not cancel (everyone can score): what moves a seat's
+chance of finishing first is its score relative to the others', and its deal score minus
+the mean of the other three's is exactly 2/3 of this margin. The margin game is zero-sum
+among the four seats (partners change every deal, so it is not a two-team game), a
+one-deal solution: the tour's scores and the deal number are dropped.
+
+Deals are split into fixed blocks whose sums are added in block order, so the solver's
+state after t iterations is the same on any number of threads.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from sim.cfr import Abstraction
+from sim.games.vybory import abstraction as A
+from sim.games.vybory import kernel as K
+from sim.games.vybory.rules import PLAYERS, R_ALT, pack
+from sim.harness import new_errors
+from sim.jit import jit, prange
+from sim.rng import seed_stream
+from sim.rules import Rules
+from strategies import vybory as SV
+from strategies.base import assign_seats
+
+BATCH = 4096
+"""Deals per iteration."""
+BLOCKS = 16
+"""Fixed blocks of a batch (their sums are added in this order: thread-independent)."""
+HELD_OUT = 50_000
+"""Held-out deals the best response is chosen on, and as many it is scored on."""
+TRAIN_STREAM = 1 << 41
+EVAL_STREAM = 1 << 42
+FIT_STREAM = 1 << 43
+"""Streams of the training and held-out deals and of the worth's fit: far from any
+match's."""
+DEPTH = A.CALLS + 1
+
+
+@jit
+def _payoff(R, o, p, rng, work, si, play_pids, play_params, rngs, err, no_log, dealer, memo,
+            done, t, first, second):
+    if not done[t, first, second]:
+        memo[t, first, second] = K.margin_if_elected(R, o, p, rng, work, si, play_pids,
+                                                     play_params, rngs, err, dealer, t, first,
+                                                     second, no_log)
+        done[t, first, second] = True
+    return memo[t, first, second]
+
+
+@jit
+def _setup(d, dealer, w, named, sigma, best, br, rows, types, sig, nxt):
+    """Node at depth ``d`` (announcement ``d``): its information set, the types its
+    actions name and the strategy played there."""
+    s = (dealer + 1 + d) % PLAYERS
+    row, tt = A.key(w[s], 0, 0, named[d], s, d)
+    rows[d] = row
+    for a in range(A.ACTIONS):
+        types[d, a] = tt[a] if A.legal(a, d) else 0
+    one_hot = s == br and best.shape[0] > 0 and best[s, row] >= 0
+    for a in range(A.ACTIONS):
+        if one_hot:
+            sig[d, a] = 1.0 if a == best[s, row] else 0.0
+        else:
+            sig[d, a] = sigma[row, a] if types[d, a] != 0 else 0.0
+    nxt[d] = 0
+
+
+@jit
+def _walk(R, o, p, rng, work, si, play_pids, play_params, rngs, err, no_log, dealer, w, memo,
+          done, sigma, best, br, prune_at, regret, average, q, named, pi, rows, types, sig,
+          util, nxt, out):
+    """The election tree of one deal, walked depth first. Seat ``br`` (-1: none) plays
+    ``best[br, row]`` where it is >= 0, every other choice ``sigma``. A child where at
+    least ``prune_at`` seats' reach is 0 is skipped. With ``regret`` non-empty: each
+    node's counterfactual regrets (weighted by the others' reach) and its strategy times
+    its reach into ``regret``/``average``; with ``q`` non-empty: each node's action
+    values weighted by the others' reach into ``q[seat, row]``. ``out``: each seat's
+    expected payoff."""
+    for j in range(PLAYERS):
+        named[0, j] = 0
+        pi[0, j] = 1.0
+    _setup(0, dealer, w, named, sigma, best, br, rows, types, sig, nxt)
+    d = 0
+    while True:
+        a = nxt[d]
+        s = (dealer + 1 + d) % PLAYERS
+        if a < A.ACTIONS:
+            nxt[d] = a + 1
+            t = types[d, a]
+            if t == 0:
+                continue
+            if a >= A.TOP:                                       # a match ends it (V3)
+                x = (s + a - A.TOP + 1) % PLAYERS
+                m = _payoff(R, o, p, rng, work, si, play_pids, play_params, rngs, err, no_log,
+                            dealer, memo, done, t, x, s)
+                for j in range(PLAYERS):
+                    util[d, a, j] = m if j == x or j == s else -m
+                continue
+            zeros = 0
+            for j in range(PLAYERS):
+                pj = pi[d, j] * sig[d, a] if j == s else pi[d, j]
+                pi[d + 1, j] = pj
+                if pj == 0.0:
+                    zeros += 1
+            if zeros >= prune_at:
+                for j in range(PLAYERS):
+                    util[d, a, j] = 0.0
+                continue
+            for j in range(PLAYERS):
+                named[d + 1, j] = named[d, j]
+            named[d + 1, s] |= np.int64(1) << t
+            d += 1
+            _setup(d, dealer, w, named, sigma, best, br, rows, types, sig, nxt)
+            continue
+        row = rows[d]
+        for j in range(PLAYERS):
+            u = 0.0
+            for b in range(A.ACTIONS):
+                if sig[d, b] > 0.0:
+                    u += sig[d, b] * util[d, b, j]
+            out[j] = u
+        others = 1.0
+        for j in range(PLAYERS):
+            if j != s:
+                others *= pi[d, j]
+        if regret.shape[0] > 0:
+            reach = others * pi[d, s]
+            for b in range(A.ACTIONS):
+                if types[d, b] != 0:
+                    if others > 0.0:
+                        regret[row, b] += others * (util[d, b, s] - out[s])
+                    if reach > 0.0:
+                        average[row, b] += reach * sig[d, b]
+        if q.shape[0] > 0 and others > 0.0:
+            for b in range(A.ACTIONS):
+                if types[d, b] != 0:
+                    q[s, row, b] += others * util[d, b, s]
+        if d == 0:
+            return
+        d -= 1
+        for j in range(PLAYERS):
+            util[d, nxt[d] - 1, j] = out[j]
+
+
+@jit(nrt=True)
+def _scratch(n_params, rows):
+    o, p, rng, rngs, work, si = K.new_scratch(n_params)
+    return (o, p, rng, rngs, work, si, np.zeros(4, np.uint64), np.zeros((PLAYERS, 9)),
+            np.zeros((9, PLAYERS, PLAYERS), np.int64), np.zeros((9, PLAYERS, PLAYERS), np.bool_),
+            np.zeros((DEPTH, PLAYERS), np.int64), np.zeros((DEPTH, PLAYERS)),
+            np.zeros(DEPTH, np.int64), np.zeros((DEPTH, A.ACTIONS), np.int64),
+            np.zeros((DEPTH, A.ACTIONS)), np.zeros((DEPTH, A.ACTIONS, PLAYERS)),
+            np.zeros(DEPTH, np.int64), np.zeros(PLAYERS), np.empty((0, 1), np.int64),
+            np.empty((0, PLAYERS), np.int64))
+
+
+@jit
+def _deal(R, seed, index, stream, deal_rng, si, o, no_fixed, w, done):
+    seed_stream(deal_rng, seed, index, stream)
+    K.deal_for_solver(R, deal_rng, si, o, no_fixed)
+    for s in range(PLAYERS):
+        A.worths(si[K.I_DEALT + s], R[R_ALT], w[s])
+    for i in range(done.shape[0]):
+        for j in range(PLAYERS):
+            for k in range(PLAYERS):
+                done[i, j, k] = False
+
+
+@jit(parallel=True)
+def train_batch(seed, first, count, R, play_pids, play_params, sigma, d_regret, d_average, err):
+    """Deals ``first .. first + count - 1``: block b's regret and average increments
+    into ``d_regret[b]``, ``d_average[b]``."""
+    blocks = d_regret.shape[0]
+    rows = sigma.shape[0]
+    for b in prange(blocks):
+        (o, p, rng, rngs, work, si, deal_rng, w, memo, done, named, pi, rws, types, sig, util,
+         nxt, out, no_log, no_fixed) = _scratch(play_params.shape[1], rows)
+        no_best = np.zeros((0, rows), np.int64)
+        no_q = np.zeros((0, rows, A.ACTIONS))
+        for i in range(rows):
+            for a in range(A.ACTIONS):
+                d_regret[b, i, a] = 0.0
+                d_average[b, i, a] = 0.0
+        for k in range(b * count // blocks, (b + 1) * count // blocks):
+            index = first + k
+            _deal(R, seed, index, TRAIN_STREAM, deal_rng, si, o, no_fixed, w, done)
+            _walk(R, o, p, rng, work, si, play_pids, play_params, rngs, err, no_log,
+                  index % PLAYERS, w, memo, done, sigma, no_best, -1, 2, d_regret[b],
+                  d_average[b], no_q, named, pi, rws, types, sig, util, nxt, out)
+
+
+@jit(parallel=True)
+def evaluate(seed, first, count, R, play_pids, play_params, sigma, best, q_sum, gains, err):
+    """Held-out deals ``first .. first + count - 1``: with ``best`` empty, each seat's
+    action values (weighted by the others' reach) summed per information set into
+    ``q_sum[block, seat]``; with ``best`` (per seat and information set an action, or -1
+    to play ``sigma``), each deal's gain of each seat's best response over ``sigma``
+    into ``gains[deal, seat]``."""
+    blocks = q_sum.shape[0]
+    rows = sigma.shape[0]
+    for b in prange(blocks):
+        (o, p, rng, rngs, work, si, deal_rng, w, memo, done, named, pi, rws, types, sig, util,
+         nxt, out, no_log, no_fixed) = _scratch(play_params.shape[1], rows)
+        no_best = np.zeros((0, rows), np.int64)
+        no_q = np.zeros((0, rows, A.ACTIONS))
+        no_regret = np.zeros((0, A.ACTIONS))
+        mine = np.zeros(PLAYERS)
+        for k in range(b * count // blocks, (b + 1) * count // blocks):
+            index = first + k
+            dealer = index % PLAYERS
+            _deal(R, seed, index, EVAL_STREAM, deal_rng, si, o, no_fixed, w, done)
+            if best.shape[0] == 0:
+                _walk(R, o, p, rng, work, si, play_pids, play_params, rngs, err, no_log, dealer,
+                      w, memo, done, sigma, no_best, -1, 2, no_regret, no_regret, q_sum[b],
+                      named, pi, rws, types, sig, util, nxt, out)
+                continue
+            _walk(R, o, p, rng, work, si, play_pids, play_params, rngs, err, no_log, dealer, w,
+                  memo, done, sigma, no_best, -1, 1, no_regret, no_regret, no_q, named, pi,
+                  rws, types, sig, util, nxt, out)
+            for s in range(PLAYERS):
+                mine[s] = out[s]
+            for s in range(PLAYERS):
+                _walk(R, o, p, rng, work, si, play_pids, play_params, rngs, err, no_log,
+                      dealer, w, memo, done, sigma, best, s, 1, no_regret, no_regret, no_q,
+                      named, pi, rws, types, sig, util, nxt, out)
+                gains[k, s] = out[s] - mine[s]
+
+
+@jit(parallel=True)
+def _worth_samples(seed, R, play_pids, play_params, X, M, err):
+    """Per deal, seat and type: the worth's features (``X``) and the deal's margin when
+    the seat attacks the type, averaged over its three possible partners (``M``)."""
+    n = X.shape[0]
+    blocks = 16
+    for b in prange(blocks):
+        (o, p, rng, rngs, work, si, deal_rng, w, memo, done, named, pi, rws, types, sig, util,
+         nxt, out, no_log, no_fixed) = _scratch(play_params.shape[1], 1)
+        for i in range(b * n // blocks, (b + 1) * n // blocks):
+            _deal(R, seed, i, FIT_STREAM, deal_rng, si, o, no_fixed, w, done)
+            for s in range(PLAYERS):
+                for t in range(1, A.N_TYPES + 1):
+                    A.features(si[K.I_DEALT + s], R[R_ALT], t, X[i, s, t - 1])
+                    total = 0.0
+                    for x in range(PLAYERS):
+                        if x != s:
+                            total += K.margin_if_elected(R, o, p, rng, work, si, play_pids,
+                                                         play_params, rngs, err, i % PLAYERS,
+                                                         t, s, x, no_log)
+                    M[i, s, t - 1] = total / (PLAYERS - 1)
+
+
+def fit_worths(deals: int = 40_000, seed: int = 7) -> np.ndarray:
+    """The abstraction's ``COEF``: per type set and type, the least-squares weights of
+    the features on the margin (``_worth_samples``), rounded to 3 decimals."""
+    from sim.games.vybory.rules import make
+    coef = np.zeros((2, A.N_TYPES + 1, A.FEATURES))
+    seats = assign_seats(SV.STRATEGIES, PLAYERS, ["all=expected+greedy"])
+    for alt, name in enumerate(("standard", "alt")):
+        R = pack(make({"type_set": name}))
+        X = np.zeros((deals, PLAYERS, A.N_TYPES, A.FEATURES))
+        M = np.zeros((deals, PLAYERS, A.N_TYPES))
+        _worth_samples(np.uint64(seed), R, seats.ids("play"), seats.params("play"), X, M,
+                       new_errors(1))
+        for t in range(A.N_TYPES):
+            c, *_ = np.linalg.lstsq(X[:, :, t].reshape(-1, A.FEATURES), M[:, :, t].ravel(),
+                                    rcond=None)
+            coef[alt, t + 1] = np.round(c, 3)
+    return coef
+
+
+def legal_mask() -> np.ndarray:
+    """Per information set, its legal actions (they depend on the announcement only)."""
+    per_call = A.INFOSETS // A.CALLS
+    mask = np.zeros((A.INFOSETS, A.ACTIONS), np.int64)
+    for k in range(A.CALLS):
+        for a in range(A.ACTIONS):
+            mask[k * per_call:(k + 1) * per_call, a] = A.legal(a, k)
+    return mask
+
+
+class VyborySolver:
+    method = ("Monte Carlo CFR over deals (chance sampling, 4,096 deals an iteration), the "
+              "election tree of each deal (restricted to the abstraction's actions) walked "
+              "exactly against all seats' current strategies; Linear CFR weights; payoff: "
+              "the deal-score margin of the seat's pair over the other pair, the card play "
+              "by greedy")
+    default_iterations = 500
+
+    def __init__(self, rules: Rules, seed: int):
+        self.rules = rules
+        self.seed = seed
+        self.R = pack(rules)
+        self.abstraction: Abstraction = A.abstraction(rules)
+        self.legal = legal_mask()
+        shape = self.legal.shape
+        self.regret = np.zeros(shape)
+        self.average = np.zeros(shape)
+        self.iteration = 0
+        seats = assign_seats(SV.STRATEGIES, PLAYERS, ["all=expected+greedy"])
+        self.play_ids, self.play_params = seats.ids("play"), seats.params("play")
+
+    def _sigma(self) -> np.ndarray:
+        positive = np.where(self.legal > 0, np.maximum(self.regret, 0.0), 0.0)
+        total = positive.sum(axis=1, keepdims=True)
+        uniform = self.legal / self.legal.sum(axis=1, keepdims=True)
+        return np.where(total > 0, positive / np.where(total > 0, total, 1.0), uniform)
+
+    def run(self, iterations: int) -> None:
+        d_regret = np.zeros((BLOCKS, *self.legal.shape))
+        d_average = np.zeros_like(d_regret)
+        err = new_errors(1)
+        for _ in range(iterations):
+            t = self.iteration + 1
+            sigma = self._sigma()
+            train_batch(np.uint64(self.seed), self.iteration * BATCH, BATCH, self.R,
+                        self.play_ids, self.play_params, sigma, d_regret, d_average, err)
+            _raise_on(err)
+            discount = (t - 1) / t        # Linear CFR: iteration t weighs t
+            self.regret *= discount
+            self.average *= discount
+            for b in range(BLOCKS):       # fixed order: the same sums on any threads
+                self.regret += d_regret[b]
+                self.average += d_average[b]
+            self.iteration = t
+
+    def probabilities(self) -> np.ndarray:
+        total = self.average.sum(axis=1, keepdims=True)
+        uniform = self.legal / self.legal.sum(axis=1, keepdims=True)
+        return np.where(total > 0, self.average / np.where(total > 0, total, 1.0), uniform)
+
+    def exploitability(self, probabilities: np.ndarray) -> dict[str, Any]:
+        """Per seat, the gain of a best response in the abstract game over the solution,
+        per deal, in deal-score margin: the best response (the best action at every
+        information set, given the others' play, against the solution everywhere else)
+        is chosen on ``HELD_OUT`` held-out deals, then played at every information set at
+        once on ``HELD_OUT`` other held-out deals, whose exact gain is the figure (it can
+        fall below 0 where what the first deals suggest does not pay on the others).
+        ``in_sample``: the sum of the single deviations' gains on the deals they were
+        chosen on, an optimistic figure. The figure is the mean over seats; each seat's
+        is reported too."""
+        rows = self.legal.shape[0]
+        err = new_errors(1)
+        q_sum = np.zeros((BLOCKS, PLAYERS, rows, A.ACTIONS))
+        no_best = np.zeros((0, rows), np.int64)
+        gains = np.zeros((HELD_OUT, PLAYERS))
+        evaluate(np.uint64(self.seed), 0, HELD_OUT, self.R, self.play_ids, self.play_params,
+                 probabilities, no_best, q_sum, gains, err)
+        _raise_on(err)
+        q = q_sum.sum(axis=0)
+        own = (q * probabilities[None]).sum(axis=2)
+        seen = np.abs(q).sum(axis=2) > 0
+        q = np.where(self.legal[None] > 0, q, -np.inf)
+        best = np.where(seen, q.argmax(axis=2), -1).astype(np.int64)
+        in_sample = float((np.where(seen, q.max(axis=2), 0.0) - own).sum() / HELD_OUT / PLAYERS)
+        evaluate(np.uint64(self.seed), HELD_OUT, HELD_OUT, self.R, self.play_ids,
+                 self.play_params, probabilities, best, q_sum, gains, err)
+        _raise_on(err)
+        per_deal = gains.mean(axis=1)
+        half = 1.96 * per_deal.std(ddof=1) / np.sqrt(per_deal.size)
+        seats = gains.mean(axis=0)
+        return {"value": float(per_deal.mean()), "ci_low": float(per_deal.mean() - half),
+                "ci_high": float(per_deal.mean() + half),
+                "unit": "deal-score margin (own pair minus the other) per seat",
+                "per_seat": [float(x) for x in seats], "deals": HELD_OUT,
+                "in_sample": in_sample, "best_response_chosen_on": HELD_OUT}
+
+    def state(self) -> dict[str, np.ndarray]:
+        return {"regret": self.regret, "average": self.average,
+                "iteration": np.array(self.iteration)}
+
+    def restore(self, state: dict[str, np.ndarray]) -> None:
+        self.regret = np.array(state["regret"])
+        self.average = np.array(state["average"])
+        self.iteration = int(state["iteration"])
+
+
+def _raise_on(err: np.ndarray) -> None:
+    from sim.harness import first_error
+    e = first_error(err, 0)
+    if e is not None:
+        from sim.errors import BidlabError
+        raise BidlabError(f"vybory solver: the play policy made an illegal card (a bug in "
+                          f"bidlab: please report it): {e}")
+
+
+def make_solver(rules: Rules, seed: int) -> VyborySolver:
+    return VyborySolver(rules, seed)
