@@ -13,6 +13,7 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Mapping
+from contextlib import ExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -21,7 +22,7 @@ import numpy as np
 
 from analysis.runs import check_seed, make_rules
 from analysis.solvers import Solver, make_solver
-from sim import cfr
+from sim import cfr, runner
 from sim.errors import BidlabError
 from sim.runner import version
 from strategies import solved
@@ -102,25 +103,32 @@ def _resume(path: Path, solver: Solver, identity: dict) -> tuple[list, float]:
 def solve(game: str, rules: Mapping[str, Any] | None = None, rules_file: str | None = None, *,
           iterations: int | None = None, seconds: float | None = None, seed: int = 0,
           out: str | Path | None = None, threads: int | None = None,
+          workers: int | None = None, scheduler: str | None = None,
           progress: bool | None = None) -> SolveResult:
     """Solve ``game``'s bidding under ``rules``; write the solution to ``out`` (default:
     where ``solved`` finds it, ``strategies.solved.default_path``) and return it.
 
     ``iterations``: how many (default: the solver's); ``seconds``: stop at the first
     measurement after that much time instead. An interrupted solve resumes from its
-    checkpoint (``OUT.checkpoint.npz``, removed when the solve completes)."""
+    checkpoint (``OUT.checkpoint.npz``, removed when the solve completes). ``workers``
+    (a local Dask cluster of that many processes) or ``scheduler`` (a running one): the
+    deals of every iteration are shared out over the cluster's workers, with the same
+    file as a local solve."""
     check_seed(seed)
     if iterations is not None and (not isinstance(iterations, int) or iterations < 1):
         raise BidlabError(f"--iterations {iterations!r}: give a whole number of at least 1")
     if seconds is not None and not seconds > 0:
         raise BidlabError(f"--time {seconds!r}: give a number of seconds above 0")
     r = make_rules(game, rules, rules_file)
-    if threads is not None:
+    runner.check_options(threads=threads, workers=workers, scheduler=scheduler)
+    if threads is not None and workers is None and scheduler is None:
         import numba
-
-        from sim.runner import check_threads
-        numba.set_num_threads(check_threads(threads))
+        numba.set_num_threads(threads)
     solver = make_solver(game, r, seed)
+    cluster = workers is not None or scheduler is not None
+    if cluster and not hasattr(solver, "increments"):
+        raise BidlabError(f"{game}'s solver works at full width, with no deals to share out: "
+                          f"--workers and --scheduler do not apply (it takes seconds here)")
     total = iterations or (None if seconds else solver.default_iterations)
     path = Path(out) if out is not None else solved.default_path(game, r.to_json(),
                                                                    solver.abstraction)
@@ -139,26 +147,12 @@ def solve(game: str, rules: Mapping[str, Any] | None = None, rules_file: str | N
     bar = _bar(progress, total, game)
     bar.update(solver.iteration)
     start = time.perf_counter() - spent
-    saved = time.perf_counter()
     try:
-        for point in points:
-            if point <= resumed_from:
-                continue
-            while solver.iteration < point:   # in steps, so that a checkpoint is near
-                solver.run(min(STEP, point - solver.iteration))
-                bar.update(solver.iteration - bar.n)
-                if time.perf_counter() - saved > CHECKPOINT_SECONDS and solver.iteration < point:
-                    _save_checkpoint(ckpt, solver, identity, curve, time.perf_counter() - start)
-                    saved = time.perf_counter()
-            played = cfr.purified(solver.probabilities())
-            measured = {"iteration": solver.iteration, **solver.exploitability(played)}
-            elapsed = time.perf_counter() - start
-            curve.append({**measured, "seconds": round(elapsed, 3)})
-            _save_checkpoint(ckpt, solver, identity, curve, elapsed)
-            saved = time.perf_counter()
-            bar.set_postfix_str(f"exploitability {measured['value']:.4g}")
-            if seconds is not None and elapsed >= seconds:
-                break
+        with ExitStack() as stack:
+            client, worker_threads = (stack.enter_context(runner.dask_client(
+                workers, scheduler, threads)) if cluster else (None, None))
+            _iterate(solver, points, resumed_from, bar, ckpt, identity, curve, start, seconds,
+                     client, worker_threads)
     finally:
         bar.close()
     played = cfr.purified(solver.probabilities())
@@ -171,6 +165,36 @@ def solve(game: str, rules: Mapping[str, Any] | None = None, rules_file: str | N
     ckpt.unlink(missing_ok=True)
     return SolveResult(solution, path, curve, time.perf_counter() - start, resumed_from,
                        solver.abstraction.infosets)
+
+
+def _iterate(solver: Solver, points, resumed_from: int, bar, ckpt: Path, identity: dict,
+             curve: list[dict[str, Any]], start: float, seconds: float | None, client,
+             threads: int | None) -> None:
+    """Run ``solver`` to each measurement point in turn (appending to ``curve``), with a
+    checkpoint at every measurement and at least every ``CHECKPOINT_SECONDS``."""
+    saved = time.perf_counter()
+    for point in points:
+        if point <= resumed_from:
+            continue
+        while solver.iteration < point:   # in steps, so that a checkpoint is near
+            steps = min(STEP, point - solver.iteration)
+            if client is None:
+                solver.run(steps)
+            else:
+                solver.run(steps, client, threads)
+            bar.update(solver.iteration - bar.n)
+            if time.perf_counter() - saved > CHECKPOINT_SECONDS and solver.iteration < point:
+                _save_checkpoint(ckpt, solver, identity, curve, time.perf_counter() - start)
+                saved = time.perf_counter()
+        played = cfr.purified(solver.probabilities())
+        measured = {"iteration": solver.iteration, **solver.exploitability(played)}
+        elapsed = time.perf_counter() - start
+        curve.append({**measured, "seconds": round(elapsed, 3)})
+        _save_checkpoint(ckpt, solver, identity, curve, elapsed)
+        saved = time.perf_counter()
+        bar.set_postfix_str(f"exploitability {measured['value']:.4g}")
+        if seconds is not None and elapsed >= seconds:
+            return
 
 
 def _open_schedule():

@@ -39,6 +39,10 @@ def add_parser(sub, seed_and_rules, no_progress) -> None:
     p.add_argument("--out", metavar="FILE", help="solution file to write (default: where "
                    "`solved` finds it)")
     p.add_argument("--threads", type=int, help="numba threads (the file does not depend on it)")
+    p.add_argument("--workers", type=int, metavar="N", help="share each iteration's deals out "
+                   "over a local Dask cluster of N processes (the same file)")
+    p.add_argument("--scheduler", metavar="ADDRESS", help="... or over a running Dask cluster "
+                   "(tcp://host:8786)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     no_progress(p, "no progress bar")
 
@@ -47,6 +51,7 @@ def cmd_solve(args, rules) -> None:
     from analysis.solve import solve
     result = solve(args.game, rules, args.rules, iterations=args.iterations,
                    seconds=args.time, seed=args.seed, out=args.out, threads=args.threads,
+                   workers=args.workers, scheduler=args.scheduler,
                    progress=False if args.no_progress or args.json else None)
     if args.json:
         print(json.dumps(result.to_json(), indent=1))

@@ -217,45 +217,62 @@ def local_cluster(workers: int, threads: int | None = None) -> Iterator[tuple[st
         cluster.close()
 
 
-def _dask_chunks(job: Job, chunk_size: int, workers: int | None, scheduler: str | None,
-                 threads: int | None) -> Iterator[tuple[str, dict[str, Columns], int, int]]:
-    """Chunks played on a Dask cluster (``workers`` processes of a local one, or the
-    cluster at ``scheduler``), yielded in match order with a bounded number of chunks in
-    flight."""
+@contextmanager
+def dask_client(workers: int | None, scheduler: str | None,
+                threads: int | None = None) -> Iterator[tuple[Any, int | None]]:
+    """A Dask client of a local cluster of ``workers`` processes, or of the cluster at
+    ``scheduler``, for the ``with`` block; yields it with the numba threads each worker
+    should use."""
     if workers is not None:
         with local_cluster(workers, threads) as (address, threads):
-            yield from _dask_chunks(job, chunk_size, None, address, threads)
+            with dask_client(None, address, threads) as pair:
+                yield pair
         return
-    distributed = _distributed()
-    Client, as_completed = distributed.Client, distributed.as_completed
     try:
-        client = Client(scheduler, timeout="20s")
+        client = _distributed().Client(scheduler, timeout="20s")
     except (OSError, ValueError, TypeError) as e:  # refused, timed out, unresolvable
         why = " ".join(str(e).split()) or type(e).__name__
         raise BidlabError(f"--scheduler {scheduler!r}: cannot reach the Dask scheduler "
                           f"({why}); is it running at that address?") from None
     try:
-        n_workers = max(1, len(client.scheduler_info().get("workers", {})))
-        window = 2 * n_workers
-        pending = list(job.chunks(chunk_size))
-        futures = as_completed()
-        chunk_of: dict[str, int] = {}  # future key -> index into pending
-        ready: dict[int, tuple[str, dict[str, Columns]]] = {}
-        next_chunk = submitted = 0
-        while next_chunk < len(pending):
-            while submitted < len(pending) and futures.count() + len(ready) < window:
-                s, c = pending[submitted]
-                f = client.submit(play_chunk, job, s, c, threads, pure=False)
-                chunk_of[f.key] = submitted
-                futures.add(f)
-                submitted += 1
-            if next_chunk in ready:
-                v, tables = ready.pop(next_chunk)
-                yield (v, tables) + pending[next_chunk]
-                next_chunk += 1
-                continue
-            f = next(futures)
-            ready[chunk_of.pop(f.key)] = f.result()  # re-raises a worker's exception here
-            f.release()
+        yield client, threads
     finally:
         client.close()
+
+
+def _dask_chunks(job: Job, chunk_size: int, workers: int | None, scheduler: str | None,
+                 threads: int | None) -> Iterator[tuple[str, dict[str, Columns], int, int]]:
+    """Chunks played on a Dask cluster (``workers`` processes of a local one, or the
+    cluster at ``scheduler``), yielded in match order with a bounded number of chunks in
+    flight."""
+    with dask_client(workers, scheduler, threads) as (client, threads):
+        yield from _chunks_on(client, job, chunk_size, threads)
+
+
+def _chunks_on(client, job: Job, chunk_size: int, threads: int | None
+               ) -> Iterator[tuple[str, dict[str, Columns], int, int]]:
+    """The chunks of ``job`` played by ``client``'s workers, in match order, with at most
+    two chunks per worker in flight."""
+    as_completed = _distributed().as_completed
+    n_workers = max(1, len(client.scheduler_info().get("workers", {})))
+    window = 2 * n_workers
+    pending = list(job.chunks(chunk_size))
+    futures = as_completed()
+    chunk_of: dict[str, int] = {}  # future key -> index into pending
+    ready: dict[int, tuple[str, dict[str, Columns]]] = {}
+    next_chunk = submitted = 0
+    while next_chunk < len(pending):
+        while submitted < len(pending) and futures.count() + len(ready) < window:
+            s, c = pending[submitted]
+            f = client.submit(play_chunk, job, s, c, threads, pure=False)
+            chunk_of[f.key] = submitted
+            futures.add(f)
+            submitted += 1
+        if next_chunk in ready:
+            v, tables = ready.pop(next_chunk)
+            yield (v, tables) + pending[next_chunk]
+            next_chunk += 1
+            continue
+        f = next(futures)
+        ready[chunk_of.pop(f.key)] = f.result()  # re-raises a worker's exception here
+        f.release()

@@ -215,3 +215,15 @@ def test_optimize_measures_how_far_responders_gain_against_a_solution(short_solu
     assert res.exploitability["estimate"] >= 0
     with pytest.raises(BidlabError, match="name them with --responders"):
         bidlab.optimize("fpsb", "solved", n=2048)
+
+
+def test_a_solve_on_a_dask_cluster_writes_the_same_file(tmp_path):
+    """pitch's deals shared out over two worker processes: the same file bit for bit
+    as a local solve; fpsb (full width, no deals) says --workers does not apply."""
+    here = S.solve("pitch", {"players": 2}, iterations=3, out=tmp_path / "here.sol",
+                   progress=False)
+    there = S.solve("pitch", {"players": 2}, iterations=3, out=tmp_path / "there.sol",
+                    workers=2, progress=False)
+    assert here.path.read_bytes() == there.path.read_bytes()
+    with pytest.raises(BidlabError, match="full width.*--workers and --scheduler do not apply"):
+        S.solve("fpsb", iterations=3, out=tmp_path / "f.sol", workers=2, progress=False)

@@ -37,7 +37,9 @@ class Solver(Protocol):
     default_iterations: int
 
     def run(self, iterations: int) -> None:
-        """Advance by ``iterations`` iterations."""
+        """Advance by ``iterations`` iterations. Solvers that sample deals
+        (``mccfr.DealSampledCFR``) also take a Dask client and the workers' threads,
+        and share each iteration's deals out over the cluster."""
 
     def probabilities(self) -> np.ndarray:
         """The average strategy: information sets x actions, rows summing to 1."""

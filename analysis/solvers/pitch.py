@@ -1,6 +1,6 @@
 """pitch's bidding solved by Monte Carlo CFR over deals (``sim/games/pitch/abstraction.py``).
 
-One iteration is a batch of ``BATCH`` deals (chance sampling). On each deal every seat's
+One iteration is a batch of deals (``analysis/solvers/mccfr.py``). On each deal every seat's
 payoff for every possible pitcher is played out once with the play policy (``greedy``:
 the card play does not depend on the contract, so a deal needs ``players`` playouts);
 then, for each seat in turn, the bidding around it is evaluated exactly against the
@@ -17,9 +17,6 @@ to the target, where what a rival scores brings the end nearer. (Own score alone
 rival pitch cheaply.) With two players this game is zero-sum, and CFR's average
 converges to an equilibrium of the abstraction; with more there is no guarantee: the
 exploitability measured on held-out deals is the check.
-
-Deals are split into fixed blocks whose sums are added in block order, so the solver's
-state after t iterations is the same on any number of threads.
 """
 
 from __future__ import annotations
@@ -28,6 +25,7 @@ from typing import Any
 
 import numpy as np
 
+from analysis.solvers.mccfr import DealSampledCFR, raise_on
 from sim.cfr import Abstraction
 from sim.games.pitch import abstraction as A
 from sim.games.pitch import kernel as K
@@ -39,10 +37,6 @@ from sim.rules import Rules
 from strategies import pitch as SP
 from strategies.base import assign_seats
 
-BATCH = 4096
-"""Deals per iteration."""
-BLOCKS = 16
-"""Fixed blocks of a batch (their sums are added in this order: thread-independent)."""
 HELD_OUT = 100_000
 """Held-out deals the best response is chosen on, and as many it is scored on."""
 TRAIN_STREAM = 1 << 41
@@ -288,7 +282,8 @@ def _legal_mask(rules: Rules, n: int) -> np.ndarray:
     return mask
 
 
-class PitchSolver:
+class PitchSolver(DealSampledCFR):
+    game = "pitch"
     method = ("Monte Carlo CFR over deals (chance sampling, 4,096 deals an iteration), the "
               "bidding around each seat evaluated exactly against the others' current "
               "strategies; Linear CFR weights; payoff: the deal's score less the others' "
@@ -301,42 +296,18 @@ class PitchSolver:
         self.seed = seed
         self.R = pack(rules)
         self.abstraction: Abstraction = A.abstraction(rules)
-        self.legal = _legal_mask(rules, self.n)
-        shape = self.legal.shape
-        self.regret = np.zeros(shape)
-        self.average = np.zeros(shape)
-        self.iteration = 0
+        self.start(_legal_mask(rules, self.n))
         seats = assign_seats(SP.STRATEGIES, self.n, ["all=passive+greedy"])
         self.play_ids, self.play_params = seats.ids("play"), seats.params("play")
 
-    def _sigma(self) -> np.ndarray:
-        positive = np.where(self.legal > 0, np.maximum(self.regret, 0.0), 0.0)
-        total = positive.sum(axis=1, keepdims=True)
-        uniform = self.legal / self.legal.sum(axis=1, keepdims=True)
-        return np.where(total > 0, positive / np.where(total > 0, total, 1.0), uniform)
-
-    def run(self, iterations: int) -> None:
-        d_regret = np.zeros((BLOCKS, *self.legal.shape))
+    def increments(self, first: int, count: int, blocks: int, sigma: np.ndarray):
+        d_regret = np.zeros((blocks, *self.legal.shape))
         d_average = np.zeros_like(d_regret)
         err = new_errors(1)
-        for _ in range(iterations):
-            t = self.iteration + 1
-            sigma = self._sigma()
-            train_batch(np.uint64(self.seed), self.iteration * BATCH, BATCH, self.R,
-                        self.play_ids, self.play_params, sigma, 1.0, d_regret, d_average, err)
-            _raise_on(err)
-            discount = (t - 1) / t        # Linear CFR: iteration t weighs t
-            self.regret *= discount
-            self.average *= discount
-            for b in range(BLOCKS):       # fixed order: the same sums on any threads
-                self.regret += d_regret[b]
-                self.average += d_average[b]
-            self.iteration = t
-
-    def probabilities(self) -> np.ndarray:
-        total = self.average.sum(axis=1, keepdims=True)
-        uniform = self.legal / self.legal.sum(axis=1, keepdims=True)
-        return np.where(total > 0, self.average / np.where(total > 0, total, 1.0), uniform)
+        train_batch(np.uint64(self.seed), first, count, self.R, self.play_ids,
+                    self.play_params, sigma, 1.0, d_regret, d_average, err)
+        raise_on(err, self.game)
+        return d_regret, d_average
 
     def exploitability(self, probabilities: np.ndarray) -> dict[str, Any]:
         """Per seat, the gain of a best response in the abstract game over the
@@ -354,7 +325,7 @@ class PitchSolver:
         gains = np.zeros((HELD_OUT, n))
         evaluate(np.uint64(self.seed), 0, HELD_OUT, self.R, self.play_ids, self.play_params,
                  probabilities, no_best, q_sum, gains, err)
-        _raise_on(err)
+        raise_on(err, self.game)
         q = q_sum.sum(axis=0)
         own = (q * probabilities[None]).sum(axis=2)
         q = np.where(self.legal[None] > 0, q, -np.inf)
@@ -362,33 +333,14 @@ class PitchSolver:
         in_sample = float((q.max(axis=2) - own).sum() / HELD_OUT / n)
         evaluate(np.uint64(self.seed), HELD_OUT, HELD_OUT, self.R, self.play_ids,
                  self.play_params, probabilities, best, q_sum, gains, err)
-        _raise_on(err)
+        raise_on(err, self.game)
         per_deal = gains.mean(axis=1)
         half = 1.96 * per_deal.std(ddof=1) / np.sqrt(per_deal.size)
         seats = gains.mean(axis=0)
         return {"value": float(per_deal.mean()), "ci_low": float(per_deal.mean() - half),
                 "ci_high": float(per_deal.mean() + half), "unit": "deal points per seat",
                 "per_seat": [float(x) for x in seats], "deals": HELD_OUT,
-                "in_sample": in_sample,
-                "best_response_chosen_on": HELD_OUT}
-
-    def state(self) -> dict[str, np.ndarray]:
-        return {"regret": self.regret, "average": self.average,
-                "iteration": np.array(self.iteration)}
-
-    def restore(self, state: dict[str, np.ndarray]) -> None:
-        self.regret = np.array(state["regret"])
-        self.average = np.array(state["average"])
-        self.iteration = int(state["iteration"])
-
-
-def _raise_on(err: np.ndarray) -> None:
-    from sim.harness import first_error
-    e = first_error(err, 0)
-    if e is not None:
-        from sim.errors import BidlabError
-        raise BidlabError(f"pitch solver: the play policy made an illegal card (a bug in "
-                          f"bidlab: please report it): {e}")
+                "in_sample": in_sample, "best_response_chosen_on": HELD_OUT}
 
 
 def make_solver(rules: Rules, seed: int) -> PitchSolver:

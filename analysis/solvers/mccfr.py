@@ -1,0 +1,141 @@
+"""Monte Carlo CFR over deals, the part every deal-sampled solver shares (pitch, vybory).
+
+One iteration is a batch of ``BATCH`` deals (chance sampling), dealt from the seed and
+the iteration, in ``BLOCKS`` fixed blocks of ``BATCH / BLOCKS`` deals. A game's solver
+computes, for a run of whole blocks, each block's regret and average increments
+(``increments``, the game's numba batch); here they are added in block order, so the
+solver's state after t iterations is the same on any number of threads, and on a Dask
+cluster, whose workers each compute some of the blocks. Regrets and the average follow
+Linear CFR (iteration t weighted t, as Pluribus did): both are scaled by (t - 1) / t
+before iteration t's increments are added.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from typing import Any
+
+import numpy as np
+
+from sim.errors import BidlabError
+
+BATCH = 4096
+"""Deals per iteration."""
+BLOCKS = 16
+"""Fixed blocks of a batch: their sums are added in this order."""
+PER_BLOCK = BATCH // BLOCKS
+
+
+class DealSampledCFR:
+    """The regret and average tables of a deal-sampled solver and its iterations; a
+    game's solver sets ``legal`` (information sets x actions, 1 where legal), ``seed``,
+    ``game`` and ``rules`` and defines ``increments``."""
+
+    game: str
+    rules: Any
+    seed: int
+    legal: np.ndarray
+    iteration: int = 0
+
+    def start(self, legal: np.ndarray) -> None:
+        self.legal = legal
+        self.regret = np.zeros(legal.shape)
+        self.average = np.zeros(legal.shape)
+        self.iteration = 0
+
+    def increments(self, first: int, count: int, blocks: int, sigma: np.ndarray
+                   ) -> tuple[np.ndarray, np.ndarray]:
+        """Deals ``first .. first + count - 1`` in ``blocks`` equal blocks: per block,
+        the regret and average increments against the current strategy ``sigma``."""
+        raise NotImplementedError
+
+    def current(self) -> np.ndarray:
+        """Regret matching on the cumulative regrets (uniform over the legal actions
+        where no regret is positive)."""
+        positive = np.where(self.legal > 0, np.maximum(self.regret, 0.0), 0.0)
+        return _rows(positive, self.legal)
+
+    def run(self, iterations: int, client=None, threads: int | None = None) -> None:
+        """``iterations`` more iterations: here (numba threads), or with ``client`` (a
+        Dask client) on its workers (``threads`` numba threads each), block runs spread
+        over them; the same sums."""
+        for _ in range(iterations):
+            t = self.iteration + 1
+            sigma = self.current()
+            first = self.iteration * BATCH
+            if client is None:
+                d_regret, d_average = self.increments(first, BATCH, BLOCKS, sigma)
+            else:
+                d_regret, d_average = self._on_cluster(client, first, sigma, threads)
+            discount = (t - 1) / t
+            self.regret *= discount
+            self.average *= discount
+            for b in range(BLOCKS):       # fixed order: the same sums everywhere
+                self.regret += d_regret[b]
+                self.average += d_average[b]
+            self.iteration = t
+
+    def _on_cluster(self, client, first: int, sigma: np.ndarray, threads: int | None):
+        from sim.runner import version
+        workers = max(1, len(client.scheduler_info().get("workers", {})))
+        cuts = np.linspace(0, BLOCKS, min(workers, BLOCKS) + 1).astype(int)
+        rules = json.dumps(self.rules.to_json(), sort_keys=True)
+        futures = [client.submit(block_task, self.game, rules, self.seed, first + lo * PER_BLOCK,
+                                 (hi - lo) * PER_BLOCK, hi - lo, sigma, threads, pure=False)
+                   for lo, hi in zip(cuts[:-1], cuts[1:])]
+        parts = client.gather(futures)
+        for worker_version, _, _ in parts:
+            if worker_version != version():
+                raise BidlabError(f"a worker runs bidlab {worker_version} but this process "
+                                  f"runs {version()}: the solve would not be reproducible; "
+                                  f"install the same version everywhere")
+        return (np.concatenate([p[1] for p in parts]), np.concatenate([p[2] for p in parts]))
+
+    def probabilities(self) -> np.ndarray:
+        return _rows(self.average, self.legal)
+
+    def state(self) -> dict[str, np.ndarray]:
+        return {"regret": self.regret, "average": self.average,
+                "iteration": np.array(self.iteration)}
+
+    def restore(self, state: dict[str, np.ndarray]) -> None:
+        self.regret = np.array(state["regret"])
+        self.average = np.array(state["average"])
+        self.iteration = int(state["iteration"])
+
+
+def _rows(weights: np.ndarray, legal: np.ndarray) -> np.ndarray:
+    """``weights`` normalized per row; uniform over the legal actions where a row has
+    none."""
+    total = weights.sum(axis=1, keepdims=True)
+    uniform = legal / legal.sum(axis=1, keepdims=True)
+    return np.where(total > 0, weights / np.where(total > 0, total, 1.0), uniform)
+
+
+@lru_cache(maxsize=4)
+def _solver(game: str, rules: str, seed: int):
+    from analysis.solvers import make_solver
+    from sim.games import get_game
+    return make_solver(game, get_game(game).make_rules(json.loads(rules)), seed)
+
+
+def block_task(game: str, rules: str, seed: int, first: int, count: int, blocks: int,
+               sigma: np.ndarray, threads: int | None) -> tuple[str, np.ndarray, np.ndarray]:
+    """A Dask worker's share of an iteration: (its bidlab version, the increments of
+    ``blocks`` blocks of deals from ``first``)."""
+    import numba
+
+    from sim.runner import version
+    if threads:
+        numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))
+    return (version(), *_solver(game, rules, seed).increments(first, count, blocks, sigma))
+
+
+def raise_on(err: np.ndarray, game: str) -> None:
+    """A kernel error from a solver's playouts (a bug: the play policies are bidlab's)."""
+    from sim.harness import first_error
+    e = first_error(err, 0)
+    if e is not None:
+        raise BidlabError(f"{game} solver: a play policy made an illegal card (a bug in "
+                          f"bidlab: please report it): {e}")
