@@ -10,11 +10,12 @@ with that many iterations gives the same file.
 
 from __future__ import annotations
 
+import json
 import os
 import time
 from collections.abc import Mapping
 from contextlib import ExitStack
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -54,7 +55,6 @@ class SolveResult:
     seconds: float
     resumed_from: int = 0
     infosets: int = 0
-    extra: dict[str, Any] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         s = self.solution
@@ -74,7 +74,6 @@ def _identity(game: str, rules: Mapping[str, Any], solver: Solver, seed: int) ->
 
 
 def _save_checkpoint(path: Path, solver: Solver, identity: dict, curve: list, seconds: float):
-    import json
     tmp = path.with_name(path.name + ".tmp.npz")
     np.savez(tmp, identity=np.array(json.dumps(identity, sort_keys=True)),
              curve=np.array(json.dumps(curve)), seconds=np.array(seconds), **solver.state())
@@ -83,7 +82,6 @@ def _save_checkpoint(path: Path, solver: Solver, identity: dict, curve: list, se
 
 def _resume(path: Path, solver: Solver, identity: dict) -> tuple[list, float]:
     """Restore ``solver`` from the checkpoint at ``path`` (made by the same solve)."""
-    import json
     try:
         with np.load(path) as data:
             mine = json.loads(str(data["identity"]))
