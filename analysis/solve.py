@@ -102,6 +102,7 @@ def solve(game: str, rules: Mapping[str, Any] | None = None, rules_file: str | N
           iterations: int | None = None, seconds: float | None = None, seed: int = 0,
           out: str | Path | None = None, threads: int | None = None,
           workers: int | None = None, scheduler: str | None = None,
+          settings: Mapping[str, Any] | None = None,
           progress: bool | None = None) -> SolveResult:
     """Solve ``game``'s bidding under ``rules``; write the solution to ``out`` (default:
     where ``solved`` finds it, ``strategies.solved.default_path``) and return it.
@@ -111,7 +112,8 @@ def solve(game: str, rules: Mapping[str, Any] | None = None, rules_file: str | N
     checkpoint (``OUT.checkpoint.npz``, removed when the solve completes). ``workers``
     (a local Dask cluster of that many processes) or ``scheduler`` (a running one): the
     deals of every iteration are shared out over the cluster's workers, with the same
-    file as a local solve."""
+    file as a local solve. ``settings``: the abstraction's settings (pitch:
+    ``strength_steps``), for coarser or finer solutions."""
     check_seed(seed)
     if iterations is not None and (not isinstance(iterations, int) or iterations < 1):
         raise BidlabError(f"--iterations {iterations!r}: give a whole number of at least 1")
@@ -122,7 +124,7 @@ def solve(game: str, rules: Mapping[str, Any] | None = None, rules_file: str | N
     if threads is not None and workers is None and scheduler is None:
         import numba
         numba.set_num_threads(threads)
-    solver = make_solver(game, r, seed)
+    solver = make_solver(game, r, seed, dict(settings or {}))
     cluster = workers is not None or scheduler is not None
     if cluster and not hasattr(solver, "increments"):
         raise BidlabError(f"{game}'s solver works at full width, with no deals to share out: "
@@ -158,7 +160,8 @@ def solve(game: str, rules: Mapping[str, Any] | None = None, rules_file: str | N
             "bidlab": version(), "purified_below": 1e-3,
             "exploitability": [{k: v for k, v in c.items() if k != "seconds"} for c in curve]}
     solution = solved.Solution(game, r.to_json(), solver.abstraction.to_json(),
-                               cfr.pack_table(played, solver.abstraction.version), meta)
+                               cfr.pack_table(played, solver.abstraction.version,
+                                              getattr(solver, "table_setting", 0)), meta)
     solution.save(path)
     ckpt.unlink(missing_ok=True)
     return SolveResult(solution, path, curve, time.perf_counter() - start, resumed_from,

@@ -38,7 +38,7 @@ def chart(solution: solved.Solution) -> pd.DataFrame:
     if solution.game == "fpsb":
         return _fpsb_chart(p, int(solution.rules["players"]))
     if solution.game == "pitch":
-        return _pitch_chart(p, int(solution.rules["players"]))
+        return _pitch_chart(p, int(solution.rules["players"]), int(solution.table[cfr.T_SETTING]))
     raise ValueError(f"no chart for {solution.game}")
 
 
@@ -53,17 +53,17 @@ def _fpsb_chart(p: np.ndarray, n: int) -> pd.DataFrame:
                          "equilibrium": (n - 1) / n * v})
 
 
-def _pitch_chart(p: np.ndarray, n: int, hands: int = 20_000) -> pd.DataFrame:
+def _pitch_chart(p: np.ndarray, n: int, steps: int, hands: int = 20_000) -> pd.DataFrame:
     from sim.games.pitch import abstraction as A
     calls = ["pass", "bid 1", "bid 2", "bid 3", "bid 4", "hold"]
     # how often each hand class is dealt (random six-card hands, a fixed seed): the
     # chart weighs the classes of a strength step by it, so classes that no real hand
     # falls in (left at uniform by the solver) do not blur the picture
     rng = np.random.default_rng(0)
-    seen = np.zeros(A.HANDS)
+    seen = np.zeros(A.hands(steps))
     for _ in range(hands):
         mask = int(sum(1 << int(c) for c in rng.choice(52, 6, replace=False)))
-        seen[A.hand_class(np.int64(mask), n, 52, 0, 0)] += 1
+        seen[A.hand_class(np.int64(mask), n, 52, 0, 0, steps)] += 1
     rows = []
     for cls in np.flatnonzero(seen):
         strength = cls // (A.COUNTS * 4)
@@ -72,7 +72,7 @@ def _pitch_chart(p: np.ndarray, n: int, hands: int = 20_000) -> pd.DataFrame:
                 if high and place != n - 1:
                     continue
                 probs = p[int(A.infoset(cls, place, high, n))]
-                rows.append({"strength": (strength + 0.5) * A.STEP, "place": place,
+                rows.append({"strength": (strength + 0.5) * A.RANGE / steps, "place": place,
                              "high_bid": high, "weight": seen[cls],
                              **{c: q * seen[cls] for c, q in zip(calls, probs)}})
     frame = pd.DataFrame(rows).groupby(["high_bid", "place", "strength"], as_index=False).sum()

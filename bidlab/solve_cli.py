@@ -10,6 +10,8 @@ examples:
   bidlab solve fpsb --rule players=3            # the known answer: bids (n-1)/n x value
   bidlab solve fpsb --iterations 20000 --out fpsb3.sol --rule players=3 --json
   bidlab simulate fpsb --rule players=3 --strategy all=solved
+  bidlab solve pitch --setting strength_steps=6      # a coarser abstraction
+  bidlab tournament pitch solved+greedy solved:strength_steps=6+greedy -n 20000
 
 A solve writes its solution where the `solved` policy finds it ($BIDLAB_SOLUTIONS, else
 ~/.local/share/bidlab/solutions, named by a digest of the rules and the abstraction),
@@ -43,6 +45,10 @@ def add_parser(sub, seed_and_rules, no_progress) -> None:
                    "over a local Dask cluster of N processes (the same file)")
     p.add_argument("--scheduler", metavar="ADDRESS", help="... or over a running Dask cluster "
                    "(tcp://host:8786)")
+    p.add_argument("--setting", action="append", metavar="KEY=VALUE",
+                   help="an abstraction setting, for a coarser or finer solution (pitch: "
+                        "strength_steps=N, default 12; play it with solved:strength_steps=N); "
+                        "repeatable")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     no_progress(p, "no progress bar")
 
@@ -52,11 +58,23 @@ def cmd_solve(args, rules) -> None:
     result = solve(args.game, rules, args.rules, iterations=args.iterations,
                    seconds=args.time, seed=args.seed, out=args.out, threads=args.threads,
                    workers=args.workers, scheduler=args.scheduler,
+                   settings=_settings(args.setting),
                    progress=False if args.no_progress or args.json else None)
     if args.json:
         print(json.dumps(result.to_json(), indent=1))
         return
     print(format_result(result))
+
+
+def _settings(items: list[str] | None) -> dict:
+    from sim.rules import parse_assignments
+    out = {}
+    for key, value in parse_assignments(items, what="--setting").items():
+        try:
+            out[key] = int(value)
+        except ValueError:
+            out[key] = value
+    return out
 
 
 def format_result(result) -> str:

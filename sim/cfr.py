@@ -92,7 +92,10 @@ def normalized(average: np.ndarray, legal: np.ndarray) -> np.ndarray:
 # set the cumulative probabilities of its actions, the last action played with positive
 # probability at exactly 1 (so a uniform draw below 1 never lands on an action the
 # solution never plays).
-T_ROWS, T_ACTIONS, T_VERSION = range(3)
+T_ROWS, T_ACTIONS, T_VERSION, T_SETTING = range(4)
+"""Header entries: information sets, actions, the abstraction's version, and the one
+setting of the abstraction its policy needs to compute an information set (pitch: the
+hand-strength steps; 0 where there is none)."""
 T_HEADER = 4
 
 
@@ -105,7 +108,7 @@ def purified(probabilities: np.ndarray, floor: float = 1e-3) -> np.ndarray:
     return out / out.sum(axis=1, keepdims=True)
 
 
-def pack_table(probabilities: np.ndarray, version: int) -> np.ndarray:
+def pack_table(probabilities: np.ndarray, version: int, setting: float = 0) -> np.ndarray:
     """``probabilities`` (information sets x actions, rows summing to 1) as a table."""
     rows, actions = probabilities.shape
     cum = np.cumsum(probabilities, axis=1)
@@ -113,7 +116,7 @@ def pack_table(probabilities: np.ndarray, version: int) -> np.ndarray:
         last = np.flatnonzero(probabilities[r] > 0)[-1]
         cum[r, last:] = 1.0
     head = np.zeros(T_HEADER)
-    head[[T_ROWS, T_ACTIONS, T_VERSION]] = rows, actions, version
+    head[[T_ROWS, T_ACTIONS, T_VERSION, T_SETTING]] = rows, actions, version, setting
     return np.concatenate([head, cum.ravel()])
 
 
@@ -125,11 +128,30 @@ def unpack_table(table: np.ndarray) -> np.ndarray:
 
 
 @jit
-def table_action(table, row, u):
-    """The action of information set ``row`` for the uniform draw ``u`` in [0, 1)."""
-    actions = np.int64(table[T_ACTIONS])
-    base = T_HEADER + row * actions
+def table_action(table, base, row, u):
+    """The action of information set ``row`` for the uniform draw ``u`` in [0, 1), from
+    the table that starts at ``table[base]``."""
+    actions = np.int64(table[base + T_ACTIONS])
+    start = base + T_HEADER + row * actions
     for a in range(actions - 1):
-        if u < table[base + a]:
+        if u < table[start + a]:
             return a
     return actions - 1
+
+
+def stack_tables(tables: list[np.ndarray | None]) -> np.ndarray:
+    """One array of per-seat tables (None: a seat that plays no solution), as the kernels
+    take it: the seat count, each seat's start and the end, then the tables one after
+    the other. Seats may play different solutions (a coarse against a fine one)."""
+    k = len(tables)
+    starts = [k + 2]
+    for t in tables:
+        starts.append(starts[-1] + (0 if t is None else t.size))
+    parts = [np.array([k, *starts], np.float64)] + [t for t in tables if t is not None]
+    return np.concatenate(parts)
+
+
+@jit
+def seat_start(stacked, seat):
+    """Where seat ``seat``'s table starts in :func:`stack_tables`' array."""
+    return np.int64(stacked[1 + seat])

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from sim.cfr import seat_start
 from sim.games.fpsb import obs as O
 from sim.games.fpsb.abstraction import solved_bid
 from sim.jit import jit
@@ -36,7 +37,7 @@ def decide(pid, o, p, rng, table):
     if pid == CAPPED:
         return min(p[0] * o[O.VALUE], p[1])
     if pid == SOLVED:
-        return solved_bid(o, rng, table)
+        return solved_bid(o, rng, table, seat_start(table, int(o[O.SEAT])))
     if pid == ILLEGAL_PID:
         return -1.0
     if pid == VIEW_PID:  # a bid hashed from the whole view (the value is all it has)

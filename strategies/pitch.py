@@ -21,6 +21,7 @@ from __future__ import annotations
 import numpy as np
 
 from sim import tricks as T
+from sim.cfr import seat_start
 from sim.games.pitch import core as C
 from sim.games.pitch import obs as O
 from sim.games.pitch.abstraction import solved_bid
@@ -73,7 +74,11 @@ POLICIES = (
            "plays the solution of `bidlab solve pitch` for the rules in force: a call drawn "
            "from the equilibrium's probabilities for its hand class (best trump suit's "
            "expected points, trumps, high and jack held), its place before the dealer and "
-           "the highest bid so far"),
+           "the highest bid so far", (
+               Param("strength_steps", 12, 1, 100, "the hand-strength steps of the solution "
+                     "played: another than 12 plays one made with `bidlab solve pitch "
+                     "--setting strength_steps=N`", integer=True),
+           )),
     Policy("random", "play", RANDOM_PLAY, "a uniformly random legal card"),
     Policy("greedy", "play", GREEDY,
            "a card player's rules of thumb: as pitcher, names its best suit with its top "
@@ -172,7 +177,7 @@ def bid(pid, o, p, rng, table):
     if pid == STRENGTH:
         return strength_bid(o, p)
     if pid == SOLVED:
-        return solved_bid(o, rng, table)
+        return solved_bid(o, rng, table, seat_start(table, o[O.SEAT]))
     if pid == RANDOM_BID:
         return random_bid(o, p, rng)
     if pid == VIEW_PID:

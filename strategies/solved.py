@@ -34,7 +34,7 @@ from typing import Any
 
 import numpy as np
 
-from sim.cfr import Abstraction
+from sim.cfr import Abstraction, stack_tables
 from sim.errors import BidlabError
 from sim.rules import Rules
 from strategies.base import SeatAssignment
@@ -114,8 +114,20 @@ def load(path: str | Path) -> Solution:
 def key(game: str, rules: Mapping[str, Any], abstraction: Abstraction) -> str:
     """The digest that names the file of a solution of ``game`` under ``rules``."""
     text = json.dumps({"game": game, "rules": dict(rules), "abstraction": abstraction.name,
-                       "version": abstraction.version}, sort_keys=True)
+                       "version": abstraction.version,
+                       **_settings_of(game, rules, abstraction)},
+                      sort_keys=True)
     return hashlib.sha256(text.encode()).hexdigest()[:12]
+
+
+def _settings_of(game: str, rules: Mapping[str, Any], abstraction: Abstraction
+                 ) -> dict[str, Any]:
+    """The abstraction's settings where they are not the game's default abstraction's
+    (a coarser or finer solve): they join the digest, so the default solutions keep
+    their names."""
+    if dict(abstraction.settings) == dict(abstraction_of(game, rules).settings):
+        return {}
+    return {"settings": dict(abstraction.settings)}
 
 
 def user_folder() -> Path:
@@ -162,14 +174,22 @@ def _show(v: Any) -> str:
     return ",".join(map(str, v)) if isinstance(v, (list, tuple)) else str(v)
 
 
-def solve_command(game: str, rules: Mapping[str, Any]) -> str:
+def solve_command(game: str, rules: Mapping[str, Any],
+                  abstraction: Abstraction | None = None) -> str:
     """The ``bidlab solve`` command that makes the solution of ``game`` under ``rules``
-    (every rule that differs from the game's defaults as ``--rule``)."""
+    (every rule that differs from the game's defaults as ``--rule``, and the
+    abstraction's settings where they are not the default's as ``--setting``)."""
     from sim.games import get_game
     defaults = get_game(game).make_rules({})
-    return f"bidlab solve {game}" + "".join(f" --rule {k}={_show(v)}" for k, v in rules.items()
-                                            if defaults[k] != v and not (
-                                                isinstance(v, list) and list(defaults[k]) == v))
+    flags = "".join(f" --rule {k}={_show(v)}" for k, v in rules.items()
+                    if defaults[k] != v and not (isinstance(v, list) and list(defaults[k]) == v))
+    if abstraction is not None:
+        import inspect
+        settable = inspect.signature(get_game(game).abstraction).parameters
+        default = abstraction_of(game, rules).settings
+        flags += "".join(f" --setting {k}={_show(v)}" for k, v in abstraction.settings.items()
+                         if k in settable and default.get(k) != v)
+    return f"bidlab solve {game}{flags}"
 
 
 def find(game: str, rules: Mapping[str, Any], abstraction: Abstraction) -> tuple[Solution, Path]:
@@ -183,23 +203,39 @@ def find(game: str, rules: Mapping[str, Any], abstraction: Abstraction) -> tuple
             return check(load(path), game, rules, abstraction, path), path
     raise SolutionError(f"no solution of {game} for these rules (looked for {name} in "
                         f"{user_folder()} and among the shipped ones); make one with "
-                        f"`{solve_command(game, rules)}`, which writes it where `solved` "
-                        f"finds it")
+                        f"`{solve_command(game, rules, abstraction)}`, which writes it where "
+                        f"`solved` finds it")
 
 
-def abstraction_of(game: str, rules: Mapping[str, Any]) -> Abstraction:
-    """The abstraction ``game``'s solutions use under ``rules``."""
+def abstraction_of(game: str, rules: Mapping[str, Any], **settings: Any) -> Abstraction:
+    """The abstraction ``game``'s solutions use under ``rules`` (``settings``: a coarser
+    or finer one, as ``bidlab solve --setting`` made it)."""
     from sim.games import get_game
     g = get_game(game)
     if g.abstraction is None:
         raise SolutionError(f"{game} has no solver, so no `solved` policy")
-    return g.abstraction(g.make_rules(dict(rules)))
+    return g.abstraction(g.make_rules(dict(rules)), **settings)
 
 
 def attach(game: str, rules: Rules, seats: SeatAssignment) -> SeatAssignment:
-    """``seats`` with the solution table for ``rules`` where some seat plays ``solved``
-    (an error that says how to make one where there is none)."""
+    """``seats`` with the solution tables for ``rules`` where some seat plays ``solved``
+    (each seat its own: the ``solved`` policy's parameters name the abstraction's
+    settings, so a coarse solution can meet a fine one); an error that says how to make
+    one where there is none."""
     if seats.solution is not None or not seats.plays("solved"):
         return seats
-    solution, _ = find(game, rules.to_json(), abstraction_of(game, rules))
-    return replace(seats, solution=solution.table)
+    tables: dict[tuple, np.ndarray] = {}
+    per_seat: list[np.ndarray | None] = []
+    for strategy in seats.strategies:
+        chosen = [(p, v) for p, v in strategy.choices if p.name == "solved"]
+        if not chosen:
+            per_seat.append(None)
+            continue
+        policy, values = chosen[0]
+        settings = {q.name: int(x) if q.integer else x for q, x in zip(policy.params, values)}
+        key = tuple(sorted(settings.items()))
+        if key not in tables:
+            tables[key] = find(game, rules.to_json(),
+                               abstraction_of(game, rules, **settings))[0].table
+        per_seat.append(tables[key])
+    return replace(seats, solution=stack_tables(per_seat))

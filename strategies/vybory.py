@@ -21,6 +21,7 @@ from __future__ import annotations
 import numpy as np
 
 from sim import tricks as T
+from sim.cfr import seat_start
 from sim.games.vybory import core as C
 from sim.games.vybory import obs as O
 from sim.games.vybory.abstraction import solved_elect
@@ -188,7 +189,7 @@ def elect(pid, o, p, rng, table):
     if pid == MATCHER:
         return matcher_type(o, p)
     if pid == SOLVED:
-        return solved_elect(o, rng, table)
+        return solved_elect(o, rng, table, seat_start(table, o[O.SEAT]))
     if pid == ILLEGAL_PID:
         return np.int64(N_TYPES + 1)
     if pid == VIEW_PID:

@@ -133,7 +133,7 @@ def test_table_round_trip_never_plays_an_action_of_probability_zero():
     table = cfr.pack_table(p, 1)
     assert np.allclose(cfr.unpack_table(table), p)
     for row in range(3):
-        played = {cfr.table_action(table, row, u) for u in np.linspace(0, 1, 1001)[:-1]}
+        played = {cfr.table_action(table, 0, row, u) for u in np.linspace(0, 1, 1001)[:-1]}
         assert played == set(np.flatnonzero(p[row]))
 
 
@@ -227,3 +227,25 @@ def test_a_solve_on_a_dask_cluster_writes_the_same_file(tmp_path):
     assert here.path.read_bytes() == there.path.read_bytes()
     with pytest.raises(BidlabError, match="full width.*--workers and --scheduler do not apply"):
         S.solve("fpsb", iterations=3, out=tmp_path / "f.sol", workers=2, progress=False)
+
+
+def test_seats_can_play_different_solutions_coarse_against_fine(folder):
+    """A coarser pitch abstraction (``--setting strength_steps=3``) solved into the user
+    folder, then played by one strategy against the shipped solution in another: each
+    seat reads its own table; the setting is in the file's name and abstraction."""
+    coarse = S.solve("pitch", {"players": 2}, iterations=3, settings={"strength_steps": 3},
+                     progress=False)
+    assert coarse.solution.abstraction["settings"]["strength_steps"] == 3
+    assert coarse.path.name != solved.default_path(
+        "pitch", bidlab.api.make_rules("pitch", {"players": 2}).to_json(),
+        solved.abstraction_of("pitch", {"players": 2})).name
+    t = bidlab.tournament("pitch", ["solved+greedy", "solved:strength_steps=3+greedy"], 1024,
+                          rules={"players": 2}, progress=False)
+    assert len(t.frame) == 2
+    with pytest.raises(solved.SolutionError, match=r"bidlab solve pitch --rule players=2 "
+                                                   r"--setting strength_steps=5`"):
+        bidlab.simulate("pitch", 64, rules={"players": 2},
+                        strategies={0: "solved:strength_steps=5+greedy"})
+    with pytest.raises(BidlabError, match="strength_steps"):
+        S.solve("pitch", {"players": 2}, iterations=3, settings={"strength_steps": 0},
+                progress=False)

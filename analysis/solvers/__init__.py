@@ -58,9 +58,16 @@ def solvable() -> list[str]:
     return [g for g in all_games() if importlib.util.find_spec(f"{__name__}.{g}") is not None]
 
 
-def make_solver(game: str, rules: Rules, seed: int) -> Solver:
+def make_solver(game: str, rules: Rules, seed: int, settings: dict[str, Any] | None = None
+                ) -> Solver:
+    """The solver of ``game``; ``settings``: the abstraction's settings its solver
+    takes (pitch: ``strength_steps``), e.g. to measure the price of coarsening."""
     get_game(game)
     if importlib.util.find_spec(f"{__name__}.{game}") is None:
         why = NOT_SOLVED.get(game, f"bidlab has no solver for {game} yet")
         raise BidlabError(f"{why}; games it solves: {', '.join(solvable())}")
-    return importlib.import_module(f"{__name__}.{game}").make_solver(rules, seed)
+    module = importlib.import_module(f"{__name__}.{game}")
+    try:
+        return module.make_solver(rules, seed, **(settings or {}))
+    except TypeError as e:
+        raise BidlabError(f"{game} solver settings {settings}: {e}") from None

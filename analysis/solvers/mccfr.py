@@ -38,6 +38,10 @@ class DealSampledCFR:
     legal: np.ndarray
     iteration: int = 0
 
+    def settings(self) -> dict[str, Any]:
+        """The settings the solver was made with (``make_solver``'s ``settings``)."""
+        return {}
+
     def start(self, legal: np.ndarray) -> None:
         self.legal = legal
         self.regret = np.zeros(legal.shape)
@@ -80,7 +84,7 @@ class DealSampledCFR:
         from sim.runner import version
         workers = max(1, len(client.scheduler_info().get("workers", {})))
         cuts = np.linspace(0, BLOCKS, min(workers, BLOCKS) + 1).astype(int)
-        rules = json.dumps(self.rules.to_json(), sort_keys=True)
+        rules = json.dumps([self.rules.to_json(), self.settings()], sort_keys=True)
         futures = [client.submit(block_task, self.game, rules, self.seed, first + lo * PER_BLOCK,
                                  (hi - lo) * PER_BLOCK, hi - lo, sigma, threads, pure=False)
                    for lo, hi in zip(cuts[:-1], cuts[1:])]
@@ -117,7 +121,8 @@ def _rows(weights: np.ndarray, legal: np.ndarray) -> np.ndarray:
 def _solver(game: str, rules: str, seed: int):
     from analysis.solvers import make_solver
     from sim.games import get_game
-    return make_solver(game, get_game(game).make_rules(json.loads(rules)), seed)
+    rules, settings = json.loads(rules)
+    return make_solver(game, get_game(game).make_rules(rules), seed, settings)
 
 
 def block_task(game: str, rules: str, seed: int, first: int, count: int, blocks: int,

@@ -27,6 +27,7 @@ import numpy as np
 
 from analysis.solvers.mccfr import DealSampledCFR, raise_on
 from sim.cfr import Abstraction
+from sim.errors import BidlabError
 from sim.games.pitch import abstraction as A
 from sim.games.pitch import kernel as K
 from sim.games.pitch.rules import R_DEALER_HOLD, R_JOKER, R_LOW_CAPTURED, R_MIN_BID, R_PLAYERS, R_STUCK, pack
@@ -147,14 +148,14 @@ def _reach(qi, cls, sigma, R, dealer, reach, work):
 
 @jit
 def _deal_points(R, seed, index, stream, play_pids, play_params, scratch_o, p, rng, rngs, work,
-                 si, err, dealer, points, cls, empty):
+                 si, err, dealer, points, cls, empty, steps):
     """Deal ``index`` of ``stream``; each seat's hand class; ``points[pitcher, seat]``."""
     n = R[R_PLAYERS]
     seed_stream(rng, seed, index, stream)
     K.deal_for_solver(R, rng, si, scratch_o, empty)
     deck = 52 + R[R_JOKER]
     for s in range(n):
-        cls[s] = A.hand_class(si[K.I_DEALT + s], n, deck, R[R_JOKER], R[R_LOW_CAPTURED])
+        cls[s] = A.hand_class(si[K.I_DEALT + s], n, deck, R[R_JOKER], R[R_LOW_CAPTURED], steps)
     for pitcher in range(n):
         if not K.points_if_pitching(R, scratch_o, p, rng, work, si, play_pids, play_params,
                                     rngs, err, dealer, pitcher, points[pitcher], empty):
@@ -210,7 +211,7 @@ def _scratch(n_params, n):
 
 @jit(parallel=True)
 def train_batch(seed, first, count, R, play_pids, play_params, sigma, weight, d_regret,
-                d_average, err):
+                d_average, err, steps):
     """Deals ``first .. first + count - 1``: block b's regret and average increments
     into ``d_regret[b]``, ``d_average[b]``."""
     n = R[R_PLAYERS]
@@ -226,7 +227,7 @@ def train_batch(seed, first, count, R, play_pids, play_params, sigma, weight, d_
             index = first + k
             dealer = index % n
             if not _deal_points(R, seed, index, TRAIN_STREAM, play_pids, play_params, o, p,
-                                rng, rngs, work, si, err, dealer, points, cls, empty):
+                                rng, rngs, work, si, err, dealer, points, cls, empty, steps):
                 break
             for seat in range(n):
                 _seat_regrets(seat, points, cls, sigma, R, dealer, d_regret[b], d_average[b],
@@ -234,7 +235,8 @@ def train_batch(seed, first, count, R, play_pids, play_params, sigma, weight, d_
 
 
 @jit(parallel=True)
-def evaluate(seed, first, count, R, play_pids, play_params, sigma, best, q_sum, gains, err):
+def evaluate(seed, first, count, R, play_pids, play_params, sigma, best, q_sum, gains, err,
+             steps):
     """Held-out deals ``first .. first + count - 1``: with ``best`` empty, each seat's action values
     summed per information set into ``q_sum[seat]``; with ``best`` (the best response's
     action per seat and information set), each deal's gain of the best response over
@@ -247,7 +249,7 @@ def evaluate(seed, first, count, R, play_pids, play_params, sigma, best, q_sum, 
         for k in range(b * count // blocks, (b + 1) * count // blocks):
             dealer = k % n
             if not _deal_points(R, seed, first + k, EVAL_STREAM, play_pids, play_params, o, p, rng,
-                                rngs, work, si, err, dealer, points, cls, empty):
+                                rngs, work, si, err, dealer, points, cls, empty, steps):
                 break
             for seat in range(n):
                 qi = (seat - dealer - 1 + n) % n
@@ -270,10 +272,10 @@ def evaluate(seed, first, count, R, play_pids, play_params, sigma, best, q_sum, 
                     gains[k, seat] = gain
 
 
-def _legal_mask(rules: Rules, n: int) -> np.ndarray:
+def _legal_mask(rules: Rules, n: int, steps: int) -> np.ndarray:
     R = pack(rules)
-    mask = np.zeros((A.HANDS * n * A.HIGHS, A.ACTIONS), np.int64)
-    for cls in range(A.HANDS):
+    mask = np.zeros((A.hands(steps) * n * A.HIGHS, A.ACTIONS), np.int64)
+    for cls in range(A.hands(steps)):
         for place in range(n):
             for high in range(A.HIGHS):
                 row = int(A.infoset(cls, place, high, n))
@@ -290,22 +292,29 @@ class PitchSolver(DealSampledCFR):
               "mean, the card play by greedy")
     default_iterations = 500
 
-    def __init__(self, rules: Rules, seed: int):
+    def __init__(self, rules: Rules, seed: int, strength_steps: int = A.STRENGTH):
+        if not (isinstance(strength_steps, int) and 1 <= strength_steps <= 100):
+            raise BidlabError(f"pitch strength_steps={strength_steps!r}: give a whole number "
+                              f"in 1..100 (default {A.STRENGTH})")
         self.rules = rules
         self.n = rules.players
         self.seed = seed
+        self.steps = self.table_setting = strength_steps
         self.R = pack(rules)
-        self.abstraction: Abstraction = A.abstraction(rules)
-        self.start(_legal_mask(rules, self.n))
+        self.abstraction: Abstraction = A.abstraction(rules, strength_steps)
+        self.start(_legal_mask(rules, self.n, strength_steps))
         seats = assign_seats(SP.STRATEGIES, self.n, ["all=passive+greedy"])
         self.play_ids, self.play_params = seats.ids("play"), seats.params("play")
+
+    def settings(self) -> dict[str, Any]:
+        return {"strength_steps": self.steps}
 
     def increments(self, first: int, count: int, blocks: int, sigma: np.ndarray):
         d_regret = np.zeros((blocks, *self.legal.shape))
         d_average = np.zeros_like(d_regret)
         err = new_errors(1)
         train_batch(np.uint64(self.seed), first, count, self.R, self.play_ids,
-                    self.play_params, sigma, 1.0, d_regret, d_average, err)
+                    self.play_params, sigma, 1.0, d_regret, d_average, err, self.steps)
         raise_on(err, self.game)
         return d_regret, d_average
 
@@ -324,7 +333,7 @@ class PitchSolver(DealSampledCFR):
         no_best = np.zeros((0, rows), np.int64)
         gains = np.zeros((HELD_OUT, n))
         evaluate(np.uint64(self.seed), 0, HELD_OUT, self.R, self.play_ids, self.play_params,
-                 probabilities, no_best, q_sum, gains, err)
+                 probabilities, no_best, q_sum, gains, err, self.steps)
         raise_on(err, self.game)
         q = q_sum.sum(axis=0)
         own = (q * probabilities[None]).sum(axis=2)
@@ -332,7 +341,7 @@ class PitchSolver(DealSampledCFR):
         best = q.argmax(axis=2).astype(np.int64)
         in_sample = float((q.max(axis=2) - own).sum() / HELD_OUT / n)
         evaluate(np.uint64(self.seed), HELD_OUT, HELD_OUT, self.R, self.play_ids,
-                 self.play_params, probabilities, best, q_sum, gains, err)
+                 self.play_params, probabilities, best, q_sum, gains, err, self.steps)
         raise_on(err, self.game)
         per_deal = gains.mean(axis=1)
         half = 1.96 * per_deal.std(ddof=1) / np.sqrt(per_deal.size)
@@ -343,5 +352,6 @@ class PitchSolver(DealSampledCFR):
                 "in_sample": in_sample, "best_response_chosen_on": HELD_OUT}
 
 
-def make_solver(rules: Rules, seed: int) -> PitchSolver:
-    return PitchSolver(rules, seed)
+def make_solver(rules: Rules, seed: int, **settings) -> PitchSolver:
+    """``settings``: ``strength_steps`` (hand-strength steps of the abstraction)."""
+    return PitchSolver(rules, seed, **settings)

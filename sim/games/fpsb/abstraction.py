@@ -36,8 +36,9 @@ def value_cell(value, cells):
 
 
 @jit
-def solved_bid(o, rng, table):
+def solved_bid(o, rng, table, base):
     """The solution's bid for the value in ``o``: a bid cell drawn from the value cell's
     row, then a bid uniform within the cell."""
-    cell = table_action(table, value_cell(o[O.VALUE], np.int64(table[T_ROWS])), uniform(rng))
-    return (cell + uniform(rng)) / table[T_ACTIONS]
+    cell = table_action(table, base, value_cell(o[O.VALUE], np.int64(table[base + T_ROWS])),
+                        uniform(rng))
+    return (cell + uniform(rng)) / table[base + T_ACTIONS]

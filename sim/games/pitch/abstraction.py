@@ -4,7 +4,8 @@ An information set is
 
 - the hand, by its best trump suit (the suit of highest expected points under the
   ``strength`` policy's model, ``core.suit_value``): those expected points in
-  ``STRENGTH`` steps of ``STEP``; how many trumps it holds (1, 2, 3, 4 or more, the
+  ``steps`` equal steps of 0 to ``RANGE`` (default ``STRENGTH`` = 12 steps of 0.35; the
+  last step takes everything above); how many trumps it holds (1, 2, 3, 4 or more, the
   joker counted); whether it holds that suit's ace or king (high, P9); whether it holds
   its jack (P11). Low and game are in the expected points, not kept apart;
 - its place in the speaking order (0 first after the dealer, ``players - 1`` the
@@ -15,7 +16,9 @@ Dropped: the other cards (beyond what the expected points count), who holds the 
 bid, and the match score: a solution of one deal (version 1).
 Actions: pass, bid 1..4, hold (``ACTIONS``); which are legal depends only on the place
 and the highest bid (and the rules ``min_bid``, ``dealer_hold``), so on the
-information set. Size: ``HANDS x players x 5`` information sets of 6 actions.
+information set. Size: ``hands(steps) x players x 5`` information sets of 6 actions
+(``steps``: a setting of the solve, kept in the table's header, so a coarser or finer
+abstraction is played by the same compiled policy).
 """
 
 from __future__ import annotations
@@ -23,7 +26,7 @@ from __future__ import annotations
 import numpy as np
 
 from sim import tricks as T
-from sim.cfr import Abstraction, table_action
+from sim.cfr import T_SETTING, Abstraction, table_action
 from sim.games.pitch import core as C
 from sim.games.pitch import obs as O
 from sim.jit import jit
@@ -32,30 +35,36 @@ from sim.rules import Rules
 
 NAME = "pitch-deal-strength"
 VERSION = 1
-STRENGTH, STEP = 12, 0.35
+STRENGTH, RANGE = 12, 4.2
+"""The default hand-strength steps, and the expected points they cover."""
 COUNTS = 4
-HANDS = STRENGTH * COUNTS * 2 * 2
 HIGHS = 5
 PASS_A, HOLD_A = 0, 5
 ACTIONS = 6
 """Action a: 0 pass, 1..4 a bid of a, 5 hold."""
 
 
-def abstraction(rules: Rules) -> Abstraction:
-    return Abstraction(NAME, VERSION, HANDS * rules.players * HIGHS, ACTIONS,
-                       {"strength_steps": STRENGTH, "step": STEP, "trump_counts": COUNTS,
-                        "places": rules.players, "high_bids": HIGHS})
+def hands(steps: int) -> int:
+    """Hand classes with ``steps`` strength steps."""
+    return steps * COUNTS * 2 * 2
+
+
+def abstraction(rules: Rules, strength_steps: int = STRENGTH) -> Abstraction:
+    steps = strength_steps
+    return Abstraction(NAME, VERSION, hands(steps) * rules.players * HIGHS, ACTIONS,
+                       {"strength_steps": steps, "step": round(RANGE / steps, 6),
+                        "trump_counts": COUNTS, "places": rules.players, "high_bids": HIGHS})
 
 
 @jit
-def hand_class(hand, n, deck_size, joker_game, low_captured):
-    """The hand's class, 0..HANDS-1 (see the module docstring)."""
+def hand_class(hand, n, deck_size, joker_game, low_captured, steps):
+    """The hand's class, 0..hands(steps)-1 (see the module docstring)."""
     suit, value = C.best_suit(hand, n, deck_size, joker_game, low_captured)
     cards = (hand >> np.int64(13 * suit)) & np.int64(T.SUIT_BITS)
     count = T.count(cards)
     if joker_game != 0 and (hand & np.int64(T.JOKER_BIT)) != 0:
         count += 1
-    strength = min(max(np.int64(value / STEP), 0), STRENGTH - 1)
+    strength = min(max(np.int64(value * steps / RANGE), 0), steps - 1)
     top = 1 if cards >> np.int64(11) else 0                       # K or A of the suit
     jack = 1 if cards & np.int64(1 << C.JACK_RANK) else 0
     return ((strength * COUNTS + min(max(count, 1), COUNTS) - 1) * 2 + top) * 2 + jack
@@ -85,14 +94,16 @@ def call_of(a):
 
 
 @jit
-def observed_infoset(o):
+def observed_infoset(o, steps):
     n = o[O.PLAYERS]
     place = (o[O.SEAT] - o[O.DEALER] - 1 + n) % n
-    cls = hand_class(o[O.HAND], n, T.count(o[O.DECK]), o[O.JOKER], o[O.LOW_CAPTURED])
+    cls = hand_class(o[O.HAND], n, T.count(o[O.DECK]), o[O.JOKER], o[O.LOW_CAPTURED], steps)
     return infoset(cls, place, o[O.HIGH_BID], n)
 
 
 @jit
-def solved_bid(o, rng, table):
-    """The solution's call: an action drawn from its information set's row."""
-    return call_of(table_action(table, observed_infoset(o), uniform(rng)))
+def solved_bid(o, rng, table, base):
+    """The solution's call: an action drawn from its information set's row (the
+    strength steps it was solved with are in the table's header)."""
+    steps = np.int64(table[base + T_SETTING])
+    return call_of(table_action(table, base, observed_infoset(o, steps), uniform(rng)))

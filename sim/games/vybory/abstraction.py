@@ -206,12 +206,12 @@ def key(w, hand, alt, named, me, k):
 
 
 @jit
-def solved_elect(o, rng, table):
+def solved_elect(o, rng, table, base):
     """The solution's announcement: an action drawn from its information set's row, as
     the type it names."""
     row, types = key(NO_WORTHS, o[O.HAND], o[O.ALT],
                      o[O.NAMED:O.NAMED + PLAYERS], o[O.SEAT], o[O.N_CALLS])
-    t = types[table_action(table, row, uniform(rng))]
+    t = types[table_action(table, base, row, uniform(rng))]
     if t == 0:             # a table that plays an illegal action: the first type allowed
         allowed = np.int64(ALL_TYPES) & ~o[O.NAMED + o[O.SEAT]]
         for c in range(1, N_TYPES + 1):
