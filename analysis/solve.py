@@ -157,6 +157,7 @@ def solve(game: str, rules: Mapping[str, Any] | None = None, rules_file: str | N
         bar.close()
     played = cfr.purified(solver.probabilities())
     meta = {"method": solver.method, "iterations": solver.iteration, "seed": seed,
+            **({"settings": solver.settings} if getattr(solver, "settings", None) else {}),
             "bidlab": version(), "purified_below": 1e-3,
             "exploitability": [{k: v for k, v in c.items() if k != "seconds"} for c in curve]}
     solution = solved.Solution(game, r.to_json(), solver.abstraction.to_json(),

@@ -33,12 +33,16 @@ def chart(solution: solved.Solution) -> pd.DataFrame:
     """The strategy as a reader would chart it. fpsb: per value cell, the mean bid with
     its 10% and 90% quantiles, and the equilibrium bid (n-1)/n v. pitch: per hand
     strength step and place, the probability of each call with no bid yet made (the
-    opening decision), and with the dealer facing a bid of 2."""
+    opening decision), and with the dealer facing a bid of 2. vybory: per worth bucket of
+    the hand's best new type, the probability of each kind of announcement (``KINDS``)
+    for the first announcer and for the second, after the first named his best type."""
     p = cfr.unpack_table(solution.table)
     if solution.game == "fpsb":
         return _fpsb_chart(p, int(solution.rules["players"]))
     if solution.game == "pitch":
         return _pitch_chart(p, int(solution.rules["players"]), int(solution.table[cfr.T_SETTING]))
+    if solution.game == "vybory":
+        return _vybory_chart(p, solution.rules)
     raise ValueError(f"no chart for {solution.game}")
 
 
@@ -78,3 +82,38 @@ def _pitch_chart(p: np.ndarray, n: int, steps: int, hands: int = 20_000) -> pd.D
     frame = pd.DataFrame(rows).groupby(["high_bid", "place", "strength"], as_index=False).sum()
     frame[calls] = frame[calls].div(frame["weight"], axis=0)
     return frame
+
+
+KINDS = ["best type", "2nd best", "3rd best", "match next", "match across", "match previous"]
+"""vybory's announcements by kind: the abstraction's actions, in its order."""
+
+
+def _vybory_chart(p: np.ndarray, rules: Mapping[str, Any], deals: int = 20_000) -> pd.DataFrame:
+    from sim.games.vybory import abstraction as A
+    alt = 1 if rules.get("type_set") == "alt" else 0
+    # random deals (a fixed seed): the first announcer's information set, and the
+    # second's after the first named the type worth most to his hand; each row of the
+    # chart weighs the information sets of its bucket by how often deals reach them
+    rng = np.random.default_rng(0)
+    w = np.zeros((4, A.N_TYPES + 1))
+    rows = []
+    for _ in range(deals):
+        cards = rng.permutation(52)
+        hands = [np.int64(sum(1 << int(c) for c in cards[13 * s:13 * s + 13])) for s in range(4)]
+        for s in (0, 1):
+            A.worths(hands[s], alt, w[s])
+        named = np.zeros(4, np.int64)
+        row, _ = A.key(w[0], 0, 0, named, 0, 0)
+        rows.append(("first announcer", float(w[0, 1:].max()), row))
+        named[0] = np.int64(1) << int(np.argmax(w[0, 1:]) + 1)
+        row, _ = A.key(w[1], 0, 0, named, 1, 1)
+        new = [w[1, t] for t in range(1, A.N_TYPES + 1) if not named[0] >> t & 1]
+        rows.append(("second, after the first named his best type", float(max(new)), row))
+    frame = pd.DataFrame(rows, columns=["speaker", "worth", "row"])
+    frame["bucket"] = np.searchsorted(A.BEST_CUTS, frame["worth"], side="right")
+    probs = p[frame["row"].to_numpy()]
+    for i, kind in enumerate(KINDS):
+        frame[kind] = probs[:, i]
+    out = frame.groupby(["speaker", "bucket"], as_index=False).agg(
+        strength=("worth", "mean"), weight=("worth", "size"), **{k: (k, "mean") for k in KINDS})
+    return out.drop(columns="bucket")

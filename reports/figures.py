@@ -429,7 +429,8 @@ def bid_function(frame: pd.DataFrame, ax=None, title: str | None = None):
     return _finish(ax, title if title is not None else "Solved bid function", "value", "bid")
 
 
-def call_heatmap(frame: pd.DataFrame, calls, ax=None, title: str | None = None):
+def call_heatmap(frame: pd.DataFrame, calls, ax=None, title: str | None = None,
+                 ylabel: str = "expected points of the hand's best suit"):
     """The probability of each call (columns ``calls``) by hand strength (``strength``,
     rows) for one decision, as a heat map: darker is likelier."""
     _need(frame, ["strength", *calls], "call_heatmap")
@@ -438,8 +439,8 @@ def call_heatmap(frame: pd.DataFrame, calls, ax=None, title: str | None = None):
     with style():
         image = ax.imshow(data[list(calls)].to_numpy(), aspect="auto", cmap="Blues", vmin=0,
                           vmax=1, origin="lower")
-        ax.set_xticks(range(len(calls)), list(calls))
+        ax.set_xticks(range(len(calls)), list(calls), rotation=30 if len(calls) > 5 else 0)
         ax.set_yticks(range(len(data)), [f"{s:.2f}" for s in data["strength"]])
         ax.grid(False)
         ax.figure.colorbar(image, ax=ax, label="probability")
-    return _finish(ax, title, "call", "expected points of the hand's best suit")
+    return _finish(ax, title, "call", ylabel)

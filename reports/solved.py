@@ -18,7 +18,7 @@ def challenger(game: str, rules) -> str:
         n = int(rules["players"])
         return f"linear:a={(n - 1) / n:.4g}"
     return "basic"
-SOLVED = {"fpsb": "solved", "pitch": "solved+greedy"}
+SOLVED = {"fpsb": "solved", "pitch": "solved+greedy", "vybory": "solved+greedy"}
 
 
 def solved_section(ctx) -> Section:
@@ -57,6 +57,18 @@ def _chart(ctx, s: Section, solution) -> None:
                          "The solution's bid against its value, and the equilibrium line",
                          stem))
         return
+    if ctx.game == "vybory":
+        for i, speaker in enumerate(frame["speaker"].unique()):
+            part = frame[frame["speaker"] == speaker]
+            s.add(ctx.figure(f"solved_calls_{i}", lambda ax, part=part, speaker=speaker:
+                             F.call_heatmap(part, AS.KINDS, ax=ax, title=f"Announcements of the "
+                                            f"{speaker}", ylabel="worth of the hand's best new "
+                                            "type (bucket mean)"),
+                             f"Which type with which hand: the probability of each kind of "
+                             f"announcement by the worth (the margin expected when the hand "
+                             f"attacks it) of the hand's best type nobody has named; the "
+                             f"{speaker}", stem))
+        return
     calls = ["pass", "bid 1", "bid 2", "bid 3", "bid 4"]
     n = int(ctx.rules["players"])
     for place, what in ((0, "first to speak, no bid yet"), (n - 1, "dealer, no bid yet")):
@@ -81,10 +93,12 @@ def _match(ctx, s: Section) -> None:
     d = t.differences[t.differences["metric"] == t.metric].iloc[0]
     sign = 1 if d["first"] == mine else -1
     diff, lo, hi = sign * d["diff"], *sorted((sign * d["ci_low"], sign * d["ci_high"]))
+    unit = (f"{ctx.spec.score_unit} per match" if t.metric == "score" else
+            f"in {t.metric.replace('_', ' ')} (the game's objective)")
     s.reading(W.sentence(
         f"in a duplicate tournament of {m:,} matches per lineup, {mine} scores "
-        f"{W.estimate(diff, lo, hi, sign=True)} {ctx.spec.score_unit} per match against "
-        f"{other} ({W.p_text(d['p_holm'])})"))
+        f"{W.estimate(diff, lo, hi, sign=True)} {unit} against {other} "
+        f"({W.p_text(d['p_holm'])})"))
     shown = t.frame[["rank", "name", t.metric, f"{t.metric}_ci_low", f"{t.metric}_ci_high"]]
     cells = W.intervals(shown[t.metric], shown[f"{t.metric}_ci_low"],
                         shown[f"{t.metric}_ci_high"])

@@ -312,6 +312,9 @@ def test_sections_module_holds_only_the_generic_sections():
         assert tuple(spec.extra) == ids and not set(ids) & set(GENERIC_SECTIONS), game
     assert spec_for("auktsion").sections == ("rules", "strategies", "equity", "scores", "seats",
                                              "money", "prices", "tuning", "bidev", "variants")
+    vybory = spec_for("vybory")      # its own tuning section replaces the generic one
+    assert tuple(vybory.extra) == ("contracts", "election", "hands", "tuning", "house", "solved")
+    assert vybory.sections[-2:] == ("house", "solved")
     assert spec_for("pitch").sections == ("rules", "strategies", "equity", "scores", "seats",
                                           "contracts", "tuning", "bidev", "variants", "house",
                                           "solved")

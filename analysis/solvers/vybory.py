@@ -22,6 +22,26 @@ the mean of the other three's is exactly 2/3 of this margin. The margin game is 
 among the four seats (partners change every deal, so it is not a two-team game), a
 one-deal solution: the tour's scores and the deal number are dropped.
 
+Against whom: with ``model`` (default ``MODEL_P`` = 0.5), each seat of a training deal
+plays, with that probability, a fixed hand-written policy (``expected`` or ``matcher``,
+half each, at their defaults) instead of the strategy being solved: a restricted Nash
+response (Johanson, Zinkevich and Bowling 2007), which learns what the others' calls
+mean when they are made by such policies while staying hard to exploit (the held-out
+best response is measured against the solution in self-play, every seat solved). The
+pure equilibrium (``model`` = 0) lost to ``matcher`` in the tournaments' lineups (A B A
+B: a strategy's two seats sit across): its solved seats read a matcher's calls as if a
+solved seat had made them. Measured on 10,000 tours of A B A B: nearly every election
+ends at the second call either way (that moves no share between the strategies), and the
+tours were decided in the few where the second speaker did not match: after a matcher
+opened, solved declined to match it in 14% of the deals and the other matcher then
+matched its own across seat in 63% of them (margin 6.7 to that pair); after solved
+opened and the matcher declined, the other solved seat matched its across seat only 36%
+of the time (margin 10.6 when it did). Trained with matchers and expecteds at the table
+(``model`` 0.5) it wins both tournaments by far (see the README).
+
+``top`` (default 3) lets a player name only his ``top`` best new types (a coarser action
+set on the same table, for measuring what the restriction costs).
+
 Deals are split into fixed blocks whose sums are added in block order, so the solver's
 state after t iterations is the same on any number of threads.
 """
@@ -34,11 +54,12 @@ import numpy as np
 
 from sim.cfr import Abstraction
 from sim.games.vybory import abstraction as A
+from sim.games.vybory import core as C
 from sim.games.vybory import kernel as K
 from sim.games.vybory.rules import PLAYERS, R_ALT, pack
 from sim.harness import new_errors
 from sim.jit import jit, prange
-from sim.rng import seed_stream
+from sim.rng import seed_stream, uniform
 from sim.rules import Rules
 from strategies import vybory as SV
 from strategies.base import assign_seats
@@ -55,6 +76,8 @@ FIT_STREAM = 1 << 43
 """Streams of the training and held-out deals and of the worth's fit: far from any
 match's."""
 DEPTH = A.CALLS + 1
+MODEL_EXPECTED, MODEL_MATCHER = 1, 2
+"""The fixed policies a seat may play in training (``model``)."""
 
 
 @jit
@@ -69,12 +92,51 @@ def _payoff(R, o, p, rng, work, si, play_pids, play_params, rngs, err, no_log, d
 
 
 @jit
-def _setup(d, dealer, w, named, sigma, best, br, rows, types, sig, nxt):
+def _model_type(pid, hand, alt, named, first_round, s, p):
+    """The type ``expected`` (``pid`` MODEL_EXPECTED) or ``matcher`` (MODEL_MATCHER) with
+    parameters ``p`` names for seat ``s`` holding ``hand`` (``strategies.vybory``'s
+    ``expected_type`` and ``matcher_type``, on the walk's state: ``first_round``, the
+    types named in the first round)."""
+    used = named[0] | named[1] | named[2] | named[3]
+    allowed = np.int64(A.ALL_TYPES) & ~named[s]
+    best = np.int64(0)
+    value = -1e18
+    for t in range(1, A.N_TYPES + 1):
+        if not allowed >> t & 1:
+            continue
+        if pid == MODEL_MATCHER and used >> t & 1:
+            extra = p[6] if first_round >> t & 1 else 0.5 * p[6]
+            v = C.type_value(hand, alt, t, p, extra) + p[5]
+        else:
+            v = C.type_value(hand, alt, t, p, 0.0)
+        if v > value:
+            value = v
+            best = t
+    return best
+
+
+@jit
+def _setup(d, dealer, w, named, sigma, best, br, rows, types, sig, nxt, si, alt, model,
+           model_params):
     """Node at depth ``d`` (announcement ``d``): its information set, the types its
-    actions name and the strategy played there."""
+    actions name and the strategy played there (a seat with ``model[s] > 0`` plays that
+    fixed policy: one action, the type it names)."""
     s = (dealer + 1 + d) % PLAYERS
     row, tt = A.key(w[s], 0, 0, named[d], s, d)
     rows[d] = row
+    if model[s] > 0:
+        first = named[min(d, PLAYERS)]
+        t = _model_type(model[s], si[K.I_DEALT + s], alt, named[d],
+                        first[0] | first[1] | first[2] | first[3], s, model_params[model[s]])
+        a = 0
+        for x in range(PLAYERS):
+            if x != s and named[d, x] >> t & 1:
+                a = A.TOP + (x - s) % PLAYERS - 1
+        for b in range(A.ACTIONS):
+            types[d, b] = t if b == a else 0
+            sig[d, b] = 1.0 if b == a else 0.0
+        nxt[d] = 0
+        return
     for a in range(A.ACTIONS):
         types[d, a] = tt[a] if A.legal(a, d) else 0
     one_hot = s == br and best.shape[0] > 0 and best[s, row] >= 0
@@ -89,7 +151,7 @@ def _setup(d, dealer, w, named, sigma, best, br, rows, types, sig, nxt):
 @jit
 def _walk(R, o, p, rng, work, si, play_pids, play_params, rngs, err, no_log, dealer, w, memo,
           done, sigma, best, br, prune_at, regret, average, q, named, pi, rows, types, sig,
-          util, nxt, out):
+          util, nxt, out, model, model_params):
     """The election tree of one deal, walked depth first. Seat ``br`` (-1: none) plays
     ``best[br, row]`` where it is >= 0, every other choice ``sigma``. A child where at
     least ``prune_at`` seats' reach is 0 is skipped. With ``regret`` non-empty: each
@@ -100,7 +162,8 @@ def _walk(R, o, p, rng, work, si, play_pids, play_params, rngs, err, no_log, dea
     for j in range(PLAYERS):
         named[0, j] = 0
         pi[0, j] = 1.0
-    _setup(0, dealer, w, named, sigma, best, br, rows, types, sig, nxt)
+    _setup(0, dealer, w, named, sigma, best, br, rows, types, sig, nxt, si, R[R_ALT], model,
+           model_params)
     d = 0
     while True:
         a = nxt[d]
@@ -131,7 +194,8 @@ def _walk(R, o, p, rng, work, si, play_pids, play_params, rngs, err, no_log, dea
                 named[d + 1, j] = named[d, j]
             named[d + 1, s] |= np.int64(1) << t
             d += 1
-            _setup(d, dealer, w, named, sigma, best, br, rows, types, sig, nxt)
+            _setup(d, dealer, w, named, sigma, best, br, rows, types, sig, nxt, si, R[R_ALT],
+                   model, model_params)
             continue
         row = rows[d]
         for j in range(PLAYERS):
@@ -144,7 +208,7 @@ def _walk(R, o, p, rng, work, si, play_pids, play_params, rngs, err, no_log, dea
         for j in range(PLAYERS):
             if j != s:
                 others *= pi[d, j]
-        if regret.shape[0] > 0:
+        if regret.shape[0] > 0 and model[s] == 0:
             reach = others * pi[d, s]
             for b in range(A.ACTIONS):
                 if types[d, b] != 0:
@@ -152,7 +216,7 @@ def _walk(R, o, p, rng, work, si, play_pids, play_params, rngs, err, no_log, dea
                         regret[row, b] += others * (util[d, b, s] - out[s])
                     if reach > 0.0:
                         average[row, b] += reach * sig[d, b]
-        if q.shape[0] > 0 and others > 0.0:
+        if q.shape[0] > 0 and others > 0.0 and model[s] == 0:
             for b in range(A.ACTIONS):
                 if types[d, b] != 0:
                     q[s, row, b] += others * util[d, b, s]
@@ -188,9 +252,12 @@ def _deal(R, seed, index, stream, deal_rng, si, o, no_fixed, w, done):
 
 
 @jit(parallel=True)
-def train_batch(seed, first, count, R, play_pids, play_params, sigma, d_regret, d_average, err):
+def train_batch(seed, first, count, R, play_pids, play_params, sigma, d_regret, d_average, err,
+                model_p, model_params):
     """Deals ``first .. first + count - 1``: block b's regret and average increments
-    into ``d_regret[b]``, ``d_average[b]``."""
+    into ``d_regret[b]``, ``d_average[b]``. With ``model_p > 0`` each seat of a deal plays,
+    with that probability, ``expected`` or ``matcher`` (half each, parameters
+    ``model_params[1]``, ``[2]``) instead of the strategy being solved."""
     blocks = d_regret.shape[0]
     rows = sigma.shape[0]
     for b in prange(blocks):
@@ -198,6 +265,7 @@ def train_batch(seed, first, count, R, play_pids, play_params, sigma, d_regret, 
          nxt, out, no_log, no_fixed) = _scratch(play_params.shape[1], rows)
         no_best = np.zeros((0, rows), np.int64)
         no_q = np.zeros((0, rows, A.ACTIONS))
+        model = np.zeros(PLAYERS, np.int64)
         for i in range(rows):
             for a in range(A.ACTIONS):
                 d_regret[b, i, a] = 0.0
@@ -205,9 +273,15 @@ def train_batch(seed, first, count, R, play_pids, play_params, sigma, d_regret, 
         for k in range(b * count // blocks, (b + 1) * count // blocks):
             index = first + k
             _deal(R, seed, index, TRAIN_STREAM, deal_rng, si, o, no_fixed, w, done)
+            if model_p > 0.0:
+                for s in range(PLAYERS):
+                    model[s] = 0
+                    if uniform(deal_rng) < model_p:
+                        model[s] = MODEL_EXPECTED if uniform(deal_rng) < 0.5 else MODEL_MATCHER
             _walk(R, o, p, rng, work, si, play_pids, play_params, rngs, err, no_log,
                   index % PLAYERS, w, memo, done, sigma, no_best, -1, 2, d_regret[b],
-                  d_average[b], no_q, named, pi, rws, types, sig, util, nxt, out)
+                  d_average[b], no_q, named, pi, rws, types, sig, util, nxt, out, model,
+                  model_params)
 
 
 @jit(parallel=True)
@@ -226,6 +300,8 @@ def evaluate(seed, first, count, R, play_pids, play_params, sigma, best, q_sum, 
         no_q = np.zeros((0, rows, A.ACTIONS))
         no_regret = np.zeros((0, A.ACTIONS))
         mine = np.zeros(PLAYERS)
+        model = np.zeros(PLAYERS, np.int64)
+        model_params = np.zeros((1, 1))
         for k in range(b * count // blocks, (b + 1) * count // blocks):
             index = first + k
             dealer = index % PLAYERS
@@ -233,17 +309,17 @@ def evaluate(seed, first, count, R, play_pids, play_params, sigma, best, q_sum, 
             if best.shape[0] == 0:
                 _walk(R, o, p, rng, work, si, play_pids, play_params, rngs, err, no_log, dealer,
                       w, memo, done, sigma, no_best, -1, 2, no_regret, no_regret, q_sum[b],
-                      named, pi, rws, types, sig, util, nxt, out)
+                      named, pi, rws, types, sig, util, nxt, out, model, model_params)
                 continue
             _walk(R, o, p, rng, work, si, play_pids, play_params, rngs, err, no_log, dealer, w,
                   memo, done, sigma, no_best, -1, 1, no_regret, no_regret, no_q, named, pi,
-                  rws, types, sig, util, nxt, out)
+                  rws, types, sig, util, nxt, out, model, model_params)
             for s in range(PLAYERS):
                 mine[s] = out[s]
             for s in range(PLAYERS):
                 _walk(R, o, p, rng, work, si, play_pids, play_params, rngs, err, no_log,
                       dealer, w, memo, done, sigma, best, s, 1, no_regret, no_regret, no_q,
-                      named, pi, rws, types, sig, util, nxt, out)
+                      named, pi, rws, types, sig, util, nxt, out, model, model_params)
                 gains[k, s] = out[s] - mine[s]
 
 
@@ -289,14 +365,22 @@ def fit_worths(deals: int = 40_000, seed: int = 7) -> np.ndarray:
     return coef
 
 
-def legal_mask() -> np.ndarray:
-    """Per information set, its legal actions (they depend on the announcement only)."""
+def legal_mask(top: int = A.TOP) -> np.ndarray:
+    """Per information set, its legal actions (they depend on the announcement only);
+    ``top``: name only the hand's ``top`` best new types (a coarser action set on the
+    same table: the others are never played)."""
     per_call = A.INFOSETS // A.CALLS
     mask = np.zeros((A.INFOSETS, A.ACTIONS), np.int64)
     for k in range(A.CALLS):
         for a in range(A.ACTIONS):
-            mask[k * per_call:(k + 1) * per_call, a] = A.legal(a, k)
+            mask[k * per_call:(k + 1) * per_call, a] = A.legal(a, k) and not top <= a < A.TOP
     return mask
+
+
+MODEL_P = 0.5
+"""The default ``model``: in a training deal each seat plays a fixed hand-written policy
+(expected or matcher, half each, at their defaults) with this probability, the strategy
+being solved otherwise (a restricted Nash response, Johanson et al. 2007)."""
 
 
 class VyborySolver:
@@ -304,21 +388,36 @@ class VyborySolver:
               "election tree of each deal (restricted to the abstraction's actions) walked "
               "exactly against all seats' current strategies; Linear CFR weights; payoff: "
               "the deal-score margin of the seat's pair over the other pair, the card play "
-              "by greedy")
+              "by greedy; restricted Nash response: in training each seat plays expected or "
+              "matcher (half each) with probability 0.5 in a deal")
     default_iterations = 500
+    settings = {"top": A.TOP, "model": MODEL_P}
+    """``top``: new types a player may name (1..3: his best ``top``); ``model``: the
+    probability that a seat plays a fixed hand-written policy in a training deal."""
 
-    def __init__(self, rules: Rules, seed: int):
+    def __init__(self, rules: Rules, seed: int, **settings: Any):
+        unknown = set(settings) - set(self.settings)
+        if unknown:
+            from sim.errors import BidlabError
+            raise BidlabError(f"vybory solver: no setting {', '.join(sorted(unknown))} "
+                              f"(settings: {', '.join(self.settings)})")
+        self.settings = {**self.settings, **settings}
+        self.top = int(self.settings["top"])
+        self.model = float(self.settings["model"])
         self.rules = rules
         self.seed = seed
         self.R = pack(rules)
         self.abstraction: Abstraction = A.abstraction(rules)
-        self.legal = legal_mask()
+        self.legal = legal_mask(self.top)
         shape = self.legal.shape
         self.regret = np.zeros(shape)
         self.average = np.zeros(shape)
         self.iteration = 0
         seats = assign_seats(SV.STRATEGIES, PLAYERS, ["all=expected+greedy"])
         self.play_ids, self.play_params = seats.ids("play"), seats.params("play")
+        self.model_params = np.zeros((3, len(SV.MATCHER_PARAMS)))
+        self.model_params[1, :len(SV.EXPECTED_PARAMS)] = SV.EXPECTED_DEFAULTS
+        self.model_params[2] = [p.default for p in SV.MATCHER_PARAMS]
 
     def _sigma(self) -> np.ndarray:
         positive = np.where(self.legal > 0, np.maximum(self.regret, 0.0), 0.0)
@@ -334,7 +433,8 @@ class VyborySolver:
             t = self.iteration + 1
             sigma = self._sigma()
             train_batch(np.uint64(self.seed), self.iteration * BATCH, BATCH, self.R,
-                        self.play_ids, self.play_params, sigma, d_regret, d_average, err)
+                        self.play_ids, self.play_params, sigma, d_regret, d_average, err,
+                        self.model, self.model_params)
             _raise_on(err)
             discount = (t - 1) / t        # Linear CFR: iteration t weighs t
             self.regret *= discount
@@ -404,5 +504,5 @@ def _raise_on(err: np.ndarray) -> None:
                           f"bidlab: please report it): {e}")
 
 
-def make_solver(rules: Rules, seed: int) -> VyborySolver:
-    return VyborySolver(rules, seed)
+def make_solver(rules: Rules, seed: int, **settings: Any) -> VyborySolver:
+    return VyborySolver(rules, seed, **settings)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from reports.solved import solved_section
 from reports.spec import GameSpec, Situation, Tuning, Variant, insert_sections
 
 if TYPE_CHECKING:
@@ -614,8 +615,9 @@ SPEC = GameSpec(
                            "partner when it values a type, when the others play the default?"),
     situations=situations,
     rollout_share=0.1,
-    sections=insert_sections("seats", ("contracts", "election", "hands")) + ("house",),
+    sections=insert_sections("seats", ("contracts", "election", "hands")) + ("house", "solved"),
     extra={"contracts": contracts_section, "election": election_section,
-           "hands": hands_section, "tuning": tuning_section, "house": house_section},
+           "hands": hands_section, "tuning": tuning_section, "house": house_section,
+           "solved": solved_section},
     score_unit="points",
 )
