@@ -130,8 +130,9 @@ def solve(game: str, rules: Mapping[str, Any] | None = None, rules_file: str | N
         raise BidlabError(f"{game}'s solver works at full width, with no deals to share out: "
                           f"--workers and --scheduler do not apply (it takes seconds here)")
     total = iterations or (None if seconds else solver.default_iterations)
+    own = {k: v for k, v in (settings or {}).items() if k not in solver.abstraction.settings}
     path = Path(out) if out is not None else solved.default_path(game, r.to_json(),
-                                                                   solver.abstraction)
+                                                                   solver.abstraction, own)
     if path.is_dir():
         raise BidlabError(f"--out {str(path)!r} is a folder; give a file, e.g. "
                           f"{path / (game + '.sol')}")

@@ -111,11 +111,15 @@ def load(path: str | Path) -> Solution:
     return Solution(game, rules, abstraction, table, meta)
 
 
-def key(game: str, rules: Mapping[str, Any], abstraction: Abstraction) -> str:
-    """The digest that names the file of a solution of ``game`` under ``rules``."""
+def key(game: str, rules: Mapping[str, Any], abstraction: Abstraction,
+        solver_settings: Mapping[str, Any] | None = None) -> str:
+    """The digest that names the file of a solution of ``game`` under ``rules`` (and,
+    for a solve with them, the solver's own settings, which ``solved`` never looks for:
+    such a file is played from another folder or under its default name)."""
     text = json.dumps({"game": game, "rules": dict(rules), "abstraction": abstraction.name,
                        "version": abstraction.version,
-                       **_settings_of(game, rules, abstraction)},
+                       **_settings_of(game, rules, abstraction),
+                       **({"solver": dict(solver_settings)} if solver_settings else {})},
                       sort_keys=True)
     return hashlib.sha256(text.encode()).hexdigest()[:12]
 
@@ -139,8 +143,9 @@ def user_folder() -> Path:
     return Path(data) / "bidlab" / "solutions"
 
 
-def default_path(game: str, rules: Mapping[str, Any], abstraction: Abstraction) -> Path:
-    return user_folder() / f"{game}-{key(game, rules, abstraction)}.sol"
+def default_path(game: str, rules: Mapping[str, Any], abstraction: Abstraction,
+                 solver_settings: Mapping[str, Any] | None = None) -> Path:
+    return user_folder() / f"{game}-{key(game, rules, abstraction, solver_settings)}.sol"
 
 
 def check(solution: Solution, game: str, rules: Mapping[str, Any], abstraction: Abstraction,

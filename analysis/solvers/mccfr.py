@@ -37,10 +37,8 @@ class DealSampledCFR:
     seed: int
     legal: np.ndarray
     iteration: int = 0
-
-    def settings(self) -> dict[str, Any]:
-        """The settings the solver was made with (``make_solver``'s ``settings``)."""
-        return {}
+    settings: dict[str, Any] = {}
+    """The settings the solver was made with (``make_solver``'s ``settings``)."""
 
     def start(self, legal: np.ndarray) -> None:
         self.legal = legal
@@ -84,7 +82,7 @@ class DealSampledCFR:
         from sim.runner import version
         workers = max(1, len(client.scheduler_info().get("workers", {})))
         cuts = np.linspace(0, BLOCKS, min(workers, BLOCKS) + 1).astype(int)
-        rules = json.dumps([self.rules.to_json(), self.settings()], sort_keys=True)
+        rules = json.dumps([self.rules.to_json(), self.settings], sort_keys=True)
         futures = [client.submit(block_task, self.game, rules, self.seed, first + lo * PER_BLOCK,
                                  (hi - lo) * PER_BLOCK, hi - lo, sigma, threads, pure=False)
                    for lo, hi in zip(cuts[:-1], cuts[1:])]

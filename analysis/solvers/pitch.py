@@ -300,14 +300,12 @@ class PitchSolver(DealSampledCFR):
         self.n = rules.players
         self.seed = seed
         self.steps = self.table_setting = strength_steps
+        self.settings = {"strength_steps": strength_steps}
         self.R = pack(rules)
         self.abstraction: Abstraction = A.abstraction(rules, strength_steps)
         self.start(_legal_mask(rules, self.n, strength_steps))
         seats = assign_seats(SP.STRATEGIES, self.n, ["all=passive+greedy"])
         self.play_ids, self.play_params = seats.ids("play"), seats.params("play")
-
-    def settings(self) -> dict[str, Any]:
-        return {"strength_steps": self.steps}
 
     def increments(self, first: int, count: int, blocks: int, sigma: np.ndarray):
         d_regret = np.zeros((blocks, *self.legal.shape))

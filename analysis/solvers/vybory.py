@@ -1,6 +1,6 @@
 """vybory's election solved by Monte Carlo CFR over deals (``sim/games/vybory/abstraction.py``).
 
-One iteration is a batch of ``BATCH`` fresh deals (chance sampling). On each deal the
+One iteration is a batch of fresh deals (chance sampling, ``analysis/solvers/mccfr.py``). On each deal the
 election's tree, restricted to the abstraction's actions (a player names one of his
 ``TOP`` best new types or matches one seat's best type for him), is walked exactly
 against the current strategies of all four seats at once (vanilla CFR on the deal: each
@@ -52,6 +52,7 @@ from typing import Any
 
 import numpy as np
 
+from analysis.solvers.mccfr import BLOCKS, DealSampledCFR, raise_on
 from sim.cfr import Abstraction
 from sim.games.vybory import abstraction as A
 from sim.games.vybory import core as C
@@ -64,10 +65,6 @@ from sim.rules import Rules
 from strategies import vybory as SV
 from strategies.base import assign_seats
 
-BATCH = 4096
-"""Deals per iteration."""
-BLOCKS = 16
-"""Fixed blocks of a batch (their sums are added in this order: thread-independent)."""
 HELD_OUT = 50_000
 """Held-out deals the best response is chosen on, and as many it is scored on."""
 TRAIN_STREAM = 1 << 41
@@ -383,7 +380,8 @@ MODEL_P = 0.5
 being solved otherwise (a restricted Nash response, Johanson et al. 2007)."""
 
 
-class VyborySolver:
+class VyborySolver(DealSampledCFR):
+    game = "vybory"
     method = ("Monte Carlo CFR over deals (chance sampling, 4,096 deals an iteration), the "
               "election tree of each deal (restricted to the abstraction's actions) walked "
               "exactly against all seats' current strategies; Linear CFR weights; payoff: "
@@ -408,46 +406,21 @@ class VyborySolver:
         self.seed = seed
         self.R = pack(rules)
         self.abstraction: Abstraction = A.abstraction(rules)
-        self.legal = legal_mask(self.top)
-        shape = self.legal.shape
-        self.regret = np.zeros(shape)
-        self.average = np.zeros(shape)
-        self.iteration = 0
+        self.start(legal_mask(self.top))
         seats = assign_seats(SV.STRATEGIES, PLAYERS, ["all=expected+greedy"])
         self.play_ids, self.play_params = seats.ids("play"), seats.params("play")
         self.model_params = np.zeros((3, len(SV.MATCHER_PARAMS)))
         self.model_params[1, :len(SV.EXPECTED_PARAMS)] = SV.EXPECTED_DEFAULTS
         self.model_params[2] = [p.default for p in SV.MATCHER_PARAMS]
 
-    def _sigma(self) -> np.ndarray:
-        positive = np.where(self.legal > 0, np.maximum(self.regret, 0.0), 0.0)
-        total = positive.sum(axis=1, keepdims=True)
-        uniform = self.legal / self.legal.sum(axis=1, keepdims=True)
-        return np.where(total > 0, positive / np.where(total > 0, total, 1.0), uniform)
-
-    def run(self, iterations: int) -> None:
-        d_regret = np.zeros((BLOCKS, *self.legal.shape))
+    def increments(self, first: int, count: int, blocks: int, sigma: np.ndarray):
+        d_regret = np.zeros((blocks, *self.legal.shape))
         d_average = np.zeros_like(d_regret)
         err = new_errors(1)
-        for _ in range(iterations):
-            t = self.iteration + 1
-            sigma = self._sigma()
-            train_batch(np.uint64(self.seed), self.iteration * BATCH, BATCH, self.R,
-                        self.play_ids, self.play_params, sigma, d_regret, d_average, err,
-                        self.model, self.model_params)
-            _raise_on(err)
-            discount = (t - 1) / t        # Linear CFR: iteration t weighs t
-            self.regret *= discount
-            self.average *= discount
-            for b in range(BLOCKS):       # fixed order: the same sums on any threads
-                self.regret += d_regret[b]
-                self.average += d_average[b]
-            self.iteration = t
-
-    def probabilities(self) -> np.ndarray:
-        total = self.average.sum(axis=1, keepdims=True)
-        uniform = self.legal / self.legal.sum(axis=1, keepdims=True)
-        return np.where(total > 0, self.average / np.where(total > 0, total, 1.0), uniform)
+        train_batch(np.uint64(self.seed), first, count, self.R, self.play_ids, self.play_params,
+                    sigma, d_regret, d_average, err, self.model, self.model_params)
+        raise_on(err, self.game)
+        return d_regret, d_average
 
     def exploitability(self, probabilities: np.ndarray) -> dict[str, Any]:
         """Per seat, the gain of a best response in the abstract game over the solution,
@@ -466,7 +439,7 @@ class VyborySolver:
         gains = np.zeros((HELD_OUT, PLAYERS))
         evaluate(np.uint64(self.seed), 0, HELD_OUT, self.R, self.play_ids, self.play_params,
                  probabilities, no_best, q_sum, gains, err)
-        _raise_on(err)
+        raise_on(err, self.game)
         q = q_sum.sum(axis=0)
         own = (q * probabilities[None]).sum(axis=2)
         seen = np.abs(q).sum(axis=2) > 0
@@ -475,7 +448,7 @@ class VyborySolver:
         in_sample = float((np.where(seen, q.max(axis=2), 0.0) - own).sum() / HELD_OUT / PLAYERS)
         evaluate(np.uint64(self.seed), HELD_OUT, HELD_OUT, self.R, self.play_ids,
                  self.play_params, probabilities, best, q_sum, gains, err)
-        _raise_on(err)
+        raise_on(err, self.game)
         per_deal = gains.mean(axis=1)
         half = 1.96 * per_deal.std(ddof=1) / np.sqrt(per_deal.size)
         seats = gains.mean(axis=0)
@@ -485,23 +458,6 @@ class VyborySolver:
                 "per_seat": [float(x) for x in seats], "deals": HELD_OUT,
                 "in_sample": in_sample, "best_response_chosen_on": HELD_OUT}
 
-    def state(self) -> dict[str, np.ndarray]:
-        return {"regret": self.regret, "average": self.average,
-                "iteration": np.array(self.iteration)}
-
-    def restore(self, state: dict[str, np.ndarray]) -> None:
-        self.regret = np.array(state["regret"])
-        self.average = np.array(state["average"])
-        self.iteration = int(state["iteration"])
-
-
-def _raise_on(err: np.ndarray) -> None:
-    from sim.harness import first_error
-    e = first_error(err, 0)
-    if e is not None:
-        from sim.errors import BidlabError
-        raise BidlabError(f"vybory solver: the play policy made an illegal card (a bug in "
-                          f"bidlab: please report it): {e}")
 
 
 def make_solver(rules: Rules, seed: int, **settings: Any) -> VyborySolver:
