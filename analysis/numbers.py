@@ -112,7 +112,10 @@ def intervals(mean, low, high, scale: float = 1.0, sign: bool = False) -> list[s
     m = [float(v) * scale for v in mean]
     lo = [float(v) * scale for v in low]
     hi = [float(v) * scale for v in high]
-    places = column_places(lo, hi)
+    if any(_finite(a, b) and b > a for a, b in zip(lo, hi)):
+        places = column_places(lo, hi)
+    else:  # no row has spread: the numbers' own digits (whole scores stay whole)
+        places = plain_places([v for v in (*m, *lo, *hi) if math.isfinite(v)])
     return [interval(a, b, c, sign=sign, places=places) for a, b, c in zip(m, lo, hi)]
 
 
