@@ -54,8 +54,8 @@ class Pairs:
     """One row per field: ``field, boards, pct, ci_low, ci_high`` (mean matchpoint
     percentage with a 95% interval across boards), ``score_ns`` (mean NS score)."""
     differences: pd.DataFrame
-    """One row per pair of fields: ``first, second, diff`` (second's percentage minus
-    first's, per board, averaged), ``ci_low, ci_high, p_value, n`` (paired t)."""
+    """One row per pair of fields: ``first, second, diff`` (first's percentage minus
+    second's, per board, averaged), ``ci_low, ci_high, p_value, n`` (paired t)."""
     scores: pd.DataFrame
     """One row per board and field: ``match, board, field, score_ns, mp, pct``."""
     provenance: dict[str, Any] = field(default_factory=dict)
@@ -113,7 +113,7 @@ def pairs(strategies: list[str], n: int | None = None, *, seed: int = 0,
     frame = field_percentages(scored, board="match")
     frame["score_ns"] = [float(played.score_ns[k].mean()) for k in range(len(names))]
     pct = scored.pivot(index="match", columns="field", values="pct")
-    rows = [{"first": a, "second": b, **paired_difference(pct[a].to_numpy(), pct[b].to_numpy())}
+    rows = [{"first": a, "second": b, **paired_difference(pct[b].to_numpy(), pct[a].to_numpy())}
             for a, b in itertools.combinations(names, 2)]
     provenance = {"game": "bridge", "rules": r.to_json(), "strategies": list(strategies),
                   "fields": names, "opponents": so.label, "seed": seed, "start": start,

@@ -43,6 +43,7 @@ import numpy as np
 import pandas as pd
 
 import strategies as strategies_
+from analysis.numbers import claim, interval, num, plain_places
 from analysis.runs import make_job, make_rules, seat_means
 from sim import runner
 from sim.errors import BidlabError
@@ -83,7 +84,7 @@ class Optimization:
 
     def __repr__(self) -> str:
         e = self.exploitability
-        held = (f", exploitability {e['estimate']:.4g} [{e['ci_low']:.4g}, {e['ci_high']:.4g}]"
+        held = (f", exploitability {interval(e['estimate'], e['ci_low'], e['ci_high'])}"
                 if e else "")
         return f"Optimization({self.game}: best {self.best!r}{held})"
 
@@ -96,10 +97,12 @@ class Optimization:
                 "family": self.family, "not_tuned": self.not_tuned, "history": records,
                 "provenance": self.provenance}
 
-    def exploitability_text(self, unit: str = "") -> str:
-        """``at least X (95% CI lo..hi)UNIT against responders from F = ...``."""
+    def exploitability_text(self, unit: str = "", scale: float = 1.0) -> str:
+        """``at least X (95% CI lo to hi)UNIT against responders from F = ...``, in the
+        one number format (:mod:`reports.text`); ``scale`` 100 for a win share in
+        percentage points."""
         e = self.exploitability
-        return (f"at least {e['estimate']:.4g} (95% CI {e['ci_low']:.4g}..{e['ci_high']:.4g}){unit} "
+        return (f"at least {claim(e['estimate'], e['ci_low'], e['ci_high'], scale)}{unit} "
                 f"against responders from F = {e['family']}")
 
 
@@ -403,14 +406,19 @@ def optimize(game: str, strategy: str, *, n: int = 200_000, seed: int = 0,
                         "holdout_score": float(prof_values.mean()),
                         "holdout_best_response_score": float(resp_values.mean())})
         if log:
+            scale, unit = (100.0, " percentage points") if scorer.metric == "win" else (1.0, "")
+            tuned = num((best - own) * scale, plain_places([(best - own) * scale]), sign=True)
             log(f"iteration {iteration} ({step_kind}): {_named(names, current)}; best response "
-                f"{chosen.policy.name} {_named(chosen.names, best_x)} gains {best - own:.5f} on "
-                f"the tuning matches, {gain:.5f} (95% CI {lo:.5f}..{hi:.5f}) held out")
+                f"{chosen.policy.name} {_named(chosen.names, best_x)} gains {tuned}{unit} on "
+                f"the tuning matches, {claim(gain, lo, hi, scale, sign=True)}{unit} held out")
         if self_play and iteration < self_play:
             own_x = found[0][1]
             step = _aitken(anchor, current, own_x, policy, names) if anchor is not None else None
             anchor = None if step is not None else current
             current, step_kind = (own_x, "best response") if step is None else (step, "extrapolation")
+            if step is not None and _named(names, step) == _named(names, own_x):
+                # the iterates have stopped moving: the extrapolation lands on the best response
+                step_kind = "extrapolation (= best response: converged)"
     frame = pd.DataFrame(history)
     if self_play:
         # the least exploitable profile held out; of equals (e.g. several at 0), the later

@@ -72,13 +72,14 @@ def seat_effect(seats: pd.DataFrame, metric: str = "score") -> pd.DataFrame:
 
 
 def strategy_differences(seats: pd.DataFrame, metric: str = "score") -> pd.DataFrame:
-    """For every pair of strategies in the same matches: mean of (second - first) per
-    match with a paired interval and t-test."""
+    """For every pair of strategies in the same matches: mean of (first - second) per
+    match with a paired interval and t-test (differences are first minus second
+    everywhere in bidlab)."""
     groups = {name: s for (by, name), s in per_match(seats, metric).items() if by == "strategy"}
     rows = []
     for a, b in itertools.combinations(groups, 2):
         rows.append({"metric": metric, "first": a, "second": b,
-                     **paired_difference(groups[a], groups[b])})
+                     **paired_difference(groups[b], groups[a])})
     return pd.DataFrame(rows)
 
 

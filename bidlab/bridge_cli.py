@@ -237,7 +237,8 @@ def format_team(r, source: str) -> str:
     lines += table_lines(card)
     lines += ["", f"total: A {won} IMPs, B {lost} IMPs (A {won - lost:+d})",
               f"IMPs per board for A: "
-              f"{W.interval(r.imps_per_board, r.ci_low, r.ci_high, sign=True)} (95% interval)"]
+              f"{W.intervals([r.imps_per_board], [r.ci_low], [r.ci_high], sign=True)[0]} "
+              f"(95% interval)"]
     return "\n".join(lines)
 
 
@@ -259,10 +260,13 @@ def _bridge_pairs(args, progress) -> None:
         "matchpoints % [95% CI]": W.intervals(f["pct"], f["ci_low"], f["ci_high"]),
         "mean score_ns": [W.num(v, 1, sign=True) for v in f["score_ns"]]}))
     d = r.differences
-    print("\npaired differences (second minus first, same boards), percentage points:\n")
+    print("\npaired differences (first minus second, same boards), percentage points:\n")
     print_table(pd.DataFrame({
         "first": d["first"], "second": d["second"],
-        "difference [95% CI]": W.intervals(d["diff"], d["ci_low"], d["ci_high"], sign=True),
+        "difference [95% CI]": [
+            "0 on every board" if W.all_zero(*r) else c for r, c in
+            zip(zip(d["diff"], d["ci_low"], d["ci_high"]),
+                W.intervals(d["diff"], d["ci_low"], d["ci_high"], sign=True))],
         "p": d["p_value"].map(W.p_text)}))
 
 
@@ -288,15 +292,18 @@ def _bridge_hands(args, c, progress) -> None:
             return
         print(f"best contract with {seat} as declarer, {vul}, {r.boards:,} boards "
               f"(double-dummy tricks; undoubled contracts, scored for {seat}'s side):\n")
-        for st, counts in dist.items():
-            mean = sum(k * v for k, v in enumerate(counts)) / max(1, r.boards)
-            print(f"  {st:2s}: mean tricks {mean:.2f}")
+        import pandas as pd
+        means = [sum(k * v for k, v in enumerate(counts)) / max(1, r.boards)
+                 for counts in dist.values()]
+        print("\n".join("  " + line for line in table_lines(pd.DataFrame(
+            {"strain": list(dist), "mean tricks": W.nums(means, places=2)}))))
         print()
         top = r.contracts[:10]
-        cells = W.intervals([c["mean"] for c in top], [c["ci_low"] for c in top],
-                            [c["ci_high"] for c in top], sign=True)
-        for row, cell in zip(top, cells):
-            print(f"  {row['contract'] + ' ' + seat:6s} {cell}  P(make) {row['p_make']:.2f}")
+        print("\n".join("  " + line for line in table_lines(pd.DataFrame({
+            "contract": [row["contract"] + " " + seat for row in top],
+            "score [95% CI]": W.intervals([c["mean"] for c in top], [c["ci_low"] for c in top],
+                                          [c["ci_high"] for c in top], sign=True),
+            "P(make), %": W.nums([c["p_make"] for c in top], places=1, scale=100.0)}))))
         return
     from sim.games.bridge.deal import deal
     from sim.games.bridge.engine import board_facts, board_numbers

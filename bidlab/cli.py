@@ -279,6 +279,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--sections", metavar="ID[,ID...]", help="only these sections: "
                    f"{', '.join(GENERIC_SECTIONS)}, and a game's own (e.g. auktsion: "
                    f"{', '.join(spec_for('auktsion').extra)})")
+    p.add_argument("--replace", action="store_true",
+                   help="write even where DIR holds a report of more games or sections "
+                        "(without it such a report is kept and this one refused)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     return parser
 
@@ -411,7 +414,7 @@ def format_summary(run) -> str:
         title = {"win": "win share, %", "score": "match score"}.get(m, m.replace("_", " "))
         shown[title] = W.intervals(frame[m], frame[m + "_ci_low"], frame[m + "_ci_high"],
                                    100.0 if m == "win" else 1.0)
-    lines.append(pd.DataFrame(shown).to_string(index=False))
+    lines += table_lines(pd.DataFrame(shown))
     lines.append("\nmeans with 95% intervals [low, high]; win share: ties split; a strategy "
                  "in several seats is averaged over its seats per match")
     if not run.game_summary.empty:
@@ -424,14 +427,15 @@ def format_game_summary(frame) -> str:
     per ratio and strategy (``all``: every seat together)."""
     import pandas as pd
 
-    def cell(row):
-        if row.value != row.value:  # NaN: nothing to divide by
-            return "-"
-        return f"{row.value:.3f} [{row.ci_low:.3f}, {row.ci_high:.3f}]"
+    def cells(rows, scale=1.0):
+        """A column of "value [low, high]" cells at one precision ("-": nothing to divide by)."""
+        shown = W.intervals(rows["value"], rows["ci_low"], rows["ci_high"], scale)
+        return ["-" if v != v else c for v, c in zip(rows["value"], shown)]
 
     lines = [""]
-    for row in frame[frame["by"] == "match"].itertuples():
-        lines.append(f"{row.metric}: {cell(row)} (95% interval)")
+    per_match = frame[frame["by"] == "match"]
+    for metric, shown in zip(per_match["metric"], cells(per_match)):
+        lines.append(f"{metric}: {shown} (95% interval)")
     ratios = frame[frame["by"] != "match"].copy()
     if not ratios.empty:
         # Titles "GROUP: CASE" (e.g. "bid made rate by contract: 2") share one table.
@@ -446,9 +450,9 @@ def format_game_summary(frame) -> str:
             column = group.rpartition(" by ")[2] if " by " in group else "case"
             table = pd.DataFrame({"strategy": part["name"], column: part["case"],
                                   "n": [f"{c:,}" for c in part["count"]],
-                                  "rate [95% interval]": [cell(r) for r in part.itertuples()]})
+                                  "rate, % [95% interval]": cells(part, 100.0)})
             lines.append(f"\n{group} (n: the denominator; intervals clustered by match):")
-            lines.append(table.to_string(index=False))
+            lines += table_lines(table)
     return "\n".join(lines)
 
 
@@ -528,8 +532,8 @@ def cmd_bid_ev(args) -> None:
         "vs best [95% CI]": W.intervals(f["diff_vs_best"], f["diff_ci_low"], f["diff_ci_high"], scale,
                                         sign=True),
         **extra,
-        **({titles["score"]: [W.num(x, 3) for x in f["score"]]} if by_win else
-           {titles["win"] + ", %": [W.num(100 * w, 1) for w in f["win"]]}),
+        **({titles["score"]: W.nums(f["score"])} if by_win else
+           {titles["win"] + ", %": W.nums(f["win"], scale=100.0)}),
         "P(best)": [W.num(p, 2) for p in f["p_best"]]})
     print(f"{args.game}: {result.provenance['rollouts']:,} rollouts per candidate, seed {args.seed}"
           + (f", ranked by {titles['win']} ({titles['score']} beside it)" if by_win else ""))
@@ -617,7 +621,7 @@ def format_comparison(result):
             part = part[part["by"] != "strategy"]
         scale = 100.0 if metric == "win" else 1.0
         base = (part["variant"] == baseline).to_numpy()
-        same = ((part["diff"] == 0) & (part["ci_low"] == 0) & (part["ci_high"] == 0)).to_numpy()
+        same = [W.all_zero(*r) for r in zip(part["diff"], part["ci_low"], part["ci_high"])]
         cells = W.intervals(part["diff"], part["ci_low"], part["ci_high"], scale, sign=True)
         places = W.column_places(part["ci_low"] * scale, part["ci_high"] * scale)
         seat = part["by"] == "seat"
@@ -627,7 +631,7 @@ def format_comparison(result):
             "seat": name[0].where(seat, "all"), "strategy": name[2].where(seat, part["name"]),
             "variant": part["variant"],
             "value": [W.num(v * scale, places) for v in part["value"]],
-            "difference [95% CI]": ["(baseline)" if b else "none in any match" if z else c
+            "difference [95% CI]": ["(baseline)" if b else W.ZERO if z else c
                                     for b, z, c in zip(base, same, cells)],
             "p": ["" if b or z else W.p_text(p) for b, z, p in zip(base, same, part["p_value"])]}))
     return pd.concat(blocks, ignore_index=True)
@@ -650,6 +654,7 @@ def cmd_optimize(args) -> None:
         return
     h, pv, e = result.history, result.provenance, result.exploitability
     unit = " win share" if pv["objective"] == "win" else " match score"
+    scale = 100.0 if pv["objective"] == "win" else 1.0  # win share: in %, gains in points
     a, b = pv["holdout_matches"]
     print(f"{args.game}: tuning {args.strategy!r} on matches 0..{n - 1:,} of seed {args.seed} "
           f"({pv['evaluations']} evaluations, maximising the mean{unit}); each responder "
@@ -661,12 +666,15 @@ def cmd_optimize(args) -> None:
     mark = ["*" if i == e["iteration"] else "" for i in h["iteration"]]
     print_table(pd.DataFrame({
         "iteration": [f"{i}{m}" for i, m in zip(h["iteration"], mark)], "step": h["step"],
-        "params": h["params"].map(str), "score": h["score"].map("{:.5g}".format),
+        "params": h["params"].map(str),
+        "score" + (", %" if scale != 1 else ""): W.nums(h["score"], scale=scale,
+                                                         places=W.plain_places(h["score"] * scale, 5)),
         "responder": h["responder"], "best_response": h["best_response"].map(str),
-        "tuning gain": h["tuning_gain"].map("{:.3g}".format),
+        "tuning gain": W.nums(h["tuning_gain"], scale=scale, sign=True),
         "held-out gain [95% CI]": W.intervals(h["gain"], h["gain_ci_low"], h["gain_ci_high"],
-                                              sign=True)}))
-    claim = result.exploitability_text(" in mean" + unit)
+                                              scale, sign=True)}))
+    claim = result.exploitability_text(" in mean" + unit + (" (percentage points)" if scale != 1
+                                                             else ""), scale)
     if args.self_play:
         print(f"\nresult (*): iteration {e['iteration']}, the least exploitable profile found: "
               f"{result.best}\nexploitability: {claim} (held out)")
@@ -813,22 +821,16 @@ def format_tournament(result) -> str:
                                 f"a strategy's value in a match is its mean over every lineup "
                                 f"and {word} it holds; 95% intervals clustered by match", 100)]
     extra = [c for c in f.columns if c + "_ci_low" in f.columns and c not in METRIC_TITLES]
-    digits = {m: 3 if m == "win" else 1 if max(abs(f[m]).max(), abs(f[m + "_ci_low"]).max(),
-                                                abs(f[m + "_ci_high"]).max()) >= 100 else 3
-              for m in (*METRIC_TITLES, *extra)}
+    scale = {m: 100.0 if m == "win" else 1.0 for m in (*METRIC_TITLES, *extra)}
 
-    def cell(mean, lo, hi, m, sign=""):
-        fmt = f"{{:{sign}.{digits[m]}f}}"
-        if lo != lo:  # one match: no interval
-            return fmt.format(mean)
-        return f"{fmt.format(mean)} [{fmt.format(lo)}, {fmt.format(hi)}]"
+    def title_of(m):
+        return METRIC_TITLES.get(m, m.replace("_", " ")) + (", %" if m == "win" else "")
 
     shown = {"rank": f["rank"].astype(str),
              "strategy": [f"{letter_of[n]} {n}" for n in f["name"]]}
     for m in (metric, *other, *extra):
-        title = METRIC_TITLES.get(m, m.replace("_", " "))
-        shown[f"{title} [95% CI]"] = [cell(v, lo, hi, m) for v, lo, hi in
-                                      zip(f[m], f[m + "_ci_low"], f[m + "_ci_high"])]
+        shown[f"{title_of(m)} [95% CI]"] = W.intervals(f[m], f[m + "_ci_low"],
+                                                       f[m + "_ci_high"], scale[m])
     shown["P(best)"] = f["p_best"].map("{:.2f}".format)
     lines += table_lines(pd.DataFrame(shown))
     diffs = result.differences
@@ -842,9 +844,10 @@ def format_tournament(result) -> str:
                  "second": [letter_of[n] for n in pairs["second"]]}
         for m in (metric, *other):
             part = diffs[diffs["metric"] == m].reset_index(drop=True)
-            shown[f"{METRIC_TITLES[m]} diff [95% CI]"] = [
-                cell(x, lo, hi, m, "+") for x, lo, hi in
-                zip(part["diff"], part["ci_low"], part["ci_high"])]
+            cells = W.intervals(part["diff"], part["ci_low"], part["ci_high"], scale[m], sign=True)
+            shown[f"{title_of(m)} diff [95% CI]"] = [
+                W.ZERO if W.all_zero(*r) else c
+                for r, c in zip(zip(part["diff"], part["ci_low"], part["ci_high"]), cells)]
             shown[f"p ({m})"] = part["p_holm"].map(W.p_text)
         lines += table_lines(pd.DataFrame(shown))
     lines.append(f"\nleader: {letter_of[result.leader]} {result.leader} (probability it is "
@@ -859,7 +862,8 @@ def cmd_report(args) -> None:
     sections = [t.strip() for t in args.sections.split(",") if t.strip()] if args.sections else None
     try:
         result = build_report(args.games or None, n=args.n, seed=args.seed, out=args.out,
-                              sections=sections, progress=False if args.no_progress else None)
+                              sections=sections, progress=False if args.no_progress else None,
+                              replace=args.replace)
     except ReportInterrupted as e:
         done = sum(len(g.sections) for g in e.result.document.games)
         print(f"bidlab report: {e}: {Path(e.result.html).resolve()} holds "

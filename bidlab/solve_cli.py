@@ -83,15 +83,23 @@ def format_result(result) -> str:
 
     from bidlab.output import table_lines
     s, a = result.solution, result.solution.abstraction
-    places = _places([c["ci_low"] for c in result.curve] + [c["value"] for c in result.curve])
-    rows = pd.DataFrame([{
-        "iteration": f"{c['iteration']:,}", "seconds": f"{c['seconds']:.1f}",
-        "exploitability [95% CI]": f"{c['value']:.{places}f} [{c['ci_low']:.{places}f}, "
-                                   f"{c['ci_high']:.{places}f}]",
-        **{name: f"{c[key]:.2%}" if key == "relative_loss" else f"{c[key]:.{places}f}"
-           if key == "in_sample" else f"{c[key]:.4f}"
-           for key, name in (("in_sample", "in-sample"), ("relative_loss", "relative loss"),
-                             ("bid_rmse", "bid RMSE")) if key in c}} for c in result.curve])
+    from reports import text as W
+    curve = result.curve
+    cells = W.intervals([c["value"] for c in curve], [c["ci_low"] for c in curve],
+                        [c["ci_high"] for c in curve])
+    places = W.column_places([c["ci_low"] for c in curve], [c["ci_high"] for c in curve])
+    extra = {}
+    for key, name in (("in_sample", "in-sample"), ("relative_loss", "relative loss, %"),
+                      ("bid_rmse", "bid RMSE")):
+        if all(key in c for c in curve):
+            values = [c[key] for c in curve]
+            extra[name] = (W.nums(values, places) if key == "in_sample" else
+                           W.nums(values, scale=100.0) if key == "relative_loss" else
+                           W.nums(values))
+    rows = pd.DataFrame({
+        "iteration": [f"{c['iteration']:,}" for c in curve],
+        "seconds": [f"{c['seconds']:.1f}" for c in curve],
+        "exploitability [95% CI]": cells, **extra})
     last = result.curve[-1]
     resumed = f" (resumed at {result.resumed_from:,})" if result.resumed_from else ""
     return "\n".join([
@@ -102,10 +110,3 @@ def format_result(result) -> str:
         f"exploitability in the abstract game: the best response's gain on held-out deals "
         f"({last.get('unit', 'payoff')}), 95% CI", *table_lines(rows), "",
         f"written to {result.path}; play it with --strategy SEAT=solved"])
-
-
-def _places(values: list[float]) -> int:
-    """Decimals that show the smallest nonzero value with three significant digits."""
-    import math
-    small = min((abs(v) for v in values if v), default=1.0)
-    return max(2, min(9, 2 - math.floor(math.log10(small))))

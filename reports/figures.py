@@ -189,8 +189,10 @@ def money_flow_lines(frame: pd.DataFrame, ax=None, title: str | None = None):
                   QUANTITY_COLORS.get(q, NEUTRAL), QUANTITY_LABELS.get(q, str(q)))
         deals = np.sort(frame["deal"].unique()) + 1
         ax.set_xticks(deals, [str(d) for d in deals])
-        ax.set_ylim(bottom=0)
-        ax.legend(loc="upper left")
+        # the legend in a band of its own above the lines, so it covers none of them
+        top = float(np.nanmax(frame[["mean", "ci_high"]].to_numpy(float)))
+        ax.set_ylim(0, 1.3 * top if np.isfinite(top) and top > 0 else None)
+        ax.legend(loc="upper center", ncols=3)
     return _finish(ax, title if title is not None else "Money over the deals of a match",
                    "deal of the match", "coins per player (mean, 95% band)")
 

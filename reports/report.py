@@ -102,16 +102,40 @@ class _Progress:
         self.bar.close()
 
 
+def _keep_larger(out: Path, games: Sequence[str], sections: Sequence[str] | None) -> None:
+    """Refuse to write a report over one in ``out`` that holds more: a game this one
+    leaves out, or every section where this one keeps only some."""
+    try:
+        old = json.loads((out / "provenance.json").read_text())
+        held = list(old["games"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return  # no report there (or not one of ours): nothing to lose
+    old_sections = old.get("sections", "--sections" in str(old.get("command", "")) or None)
+    missing = [g for g in held if g not in games]
+    if not missing and (sections is None or (isinstance(old_sections, list)
+                                             and set(old_sections) <= set(sections))):
+        return
+    what = ", ".join(held) + (" (every section)" if old_sections is None else
+                              f" (sections {', '.join(old_sections)})"
+                              if isinstance(old_sections, list) else " (some sections)")
+    new = ", ".join(games) + (f" (sections {', '.join(sections)})" if sections else "")
+    raise BidlabError(f"--out {str(out)!r} holds a report of {what}; this report of {new} "
+                      f"would replace it. Give another --out, or --replace to replace it")
+
+
 def build_report(games: Sequence[str] | None = None, *, n: int | None = None, seed: int = 0,
                  out: str | Path = DEFAULT_OUT, sections: Sequence[str] | None = None,
                  specs: dict[str, GameSpec] | None = None, progress: bool | None = None,
-                 strict: bool = False, write: bool = True) -> ReportResult:
+                 strict: bool = False, write: bool = True, replace: bool = False
+                 ) -> ReportResult:
     """Build the report of ``games`` (default: every game) and write it under ``out``.
 
     ``n`` sets the main run size of every game (default: each game's spec; its other
     runs scale with it); ``sections`` keeps only those section ids; ``specs`` replaces
     the spec of some games (tests). A section that fails is replaced by a note saying
-    so and listed in ``failures``; with ``strict`` the error is raised instead.
+    so and listed in ``failures``; with ``strict`` the error is raised instead. A report
+    already under ``out`` that this one would not cover (a game or a section it leaves
+    out) is refused before anything runs, naming what it holds; ``replace`` replaces it.
     """
     t0 = time.perf_counter()
     started = _dt.datetime.now(_dt.timezone.utc).replace(microsecond=0).isoformat()
@@ -124,6 +148,8 @@ def build_report(games: Sequence[str] | None = None, *, n: int | None = None, se
         raise BidlabError(f"--seed {seed}: give a whole number in 0..2**64-1")
     if write:
         output_folder(out, "--out")
+        if not replace:
+            _keep_larger(Path(out), games, sections)
     chosen = {g: (specs or {}).get(g) or spec_for(g) for g in games}
     plans = {}
     for g, spec in chosen.items():
@@ -196,6 +222,7 @@ def build_report(games: Sequence[str] | None = None, *, n: int | None = None, se
         "software": _software(),
         "machine": f"{platform.platform()}, {os.cpu_count()} CPUs",
         "digest": digest, "games": {r.game: r.provenance for r in reports_},
+        "sections": list(sections) if sections else None,
         "failures": failures}
     if stopped:
         provenance["partial"] = {"interrupted_in": stopped,

@@ -371,7 +371,7 @@ def tournament_table(t: Tournament) -> pd.DataFrame:
         out[METRIC_TITLES.get(metric, metric)] = W.intervals(
             t.frame[metric], t.frame[f"{metric}_ci_low"], t.frame[f"{metric}_ci_high"],
             100.0 if metric == "win" else 1.0)
-    out["P(best)"] = t.frame["p_best"].map(lambda v: W.share(v, 0))
+    out["P(best)"] = t.frame["p_best"].map(lambda v: W.num(v, 2))
     return out
 
 
@@ -400,8 +400,8 @@ def search_notes(t: Tournament) -> list[str]:
                 ahead = row["first"] == name and row["p_holm"] < 0.05 and row["diff"] > 0
                 if not ahead:
                     notes.append(f"{name} searches with {policy.name}, whose playouts use "
-                                 f"{playout}, yet it does not beat {other} here (Holm p = "
-                                 f"{row['p_holm']:.3g}): at these settings the search adds "
+                                 f"{playout}, yet it does not beat {other} here (Holm "
+                                 f"{W.p_text(row['p_holm'])}): at these settings the search adds "
                                  f"nothing measurable, or it has a fault.")
     return notes
 
@@ -620,7 +620,7 @@ def bidev_section(ctx: Context) -> Section:
                     "vs best, % points [95% CI]": [
                         W.interval(r.diff_vs_best, r.diff_ci_low, r.diff_ci_high, 100, sign=True)
                         for r in frame.itertuples()],
-                    "P(best)": frame["p_best"].map(lambda v: W.share(v, 0))}
+                    "P(best)": frame["p_best"].map(lambda v: W.num(v, 2))}
             s.add(Table(pd.DataFrame(cols), f"{sit.title}: candidates", stem))
             s.add(ctx.figure(f"bidev_{k + 1}", lambda ax, f=frame, b=best, t=sit.title,
                              y=f"{outcomes['win']}, % (95% band)": F.bid_ev_curve(
@@ -644,7 +644,7 @@ def bidev_section(ctx: Context) -> Section:
                 cols[f"{title} [95% CI]"] = [W.interval(m, lo, hi, sign=True) for m, lo, hi
                                              in zip(frame[name], frame[f"{name}_ci_low"],
                                                     frame[f"{name}_ci_high"])]
-        cols["P(best)"] = frame["p_best"].map(lambda v: W.share(v, 0))
+        cols["P(best)"] = frame["p_best"].map(lambda v: W.num(v, 2))
         s.add(Table(pd.DataFrame(cols), f"{sit.title}: candidates", stem))
         s.add(ctx.figure(f"bidev_{k + 1}", lambda ax, f=frame, b=best, t=sit.title:
                          F.bid_ev_curve(f, ax=ax, best=b, title=t),
@@ -745,11 +745,13 @@ def _variant_rows(rows: list[dict], part: pd.DataFrame, label: str, by: str) -> 
         sub = part[(part["by"] == by) & (part["metric"] == metric)]
         scale = 100.0 if metric == "win" else 1.0
         cells = W.intervals(sub["diff"], sub["ci_low"], sub["ci_high"], scale, sign=True)
+        places = W.column_places(sub["ci_low"] * scale, sub["ci_high"] * scale)
         for r, cell in zip(sub.itertuples(), cells):
-            same = r.diff == r.ci_low == r.ci_high == 0  # not one match changes
-            rows.append({"variant": label, "metric": METRIC_TITLES.get(metric, metric),
-                         by: r.name, "value": W.num(r.value * scale, 2),
-                         "change [95% CI]": "none in any match" if same else cell,
+            same = W.all_zero(r.diff, r.ci_low, r.ci_high)  # not one match changes
+            rows.append({"variant": label, "metric": METRIC_TITLES.get(metric, metric)
+                         + (", %" if metric == "win" else ""),
+                         by: r.name, "value": W.num(r.value * scale, places),
+                         "change [95% CI]": W.ZERO if same else cell,
                          "p": "" if same else W.p_text(r.p_value)})
 
 

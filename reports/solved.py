@@ -93,25 +93,22 @@ def _match(ctx, s: Section) -> None:
     d = t.differences[t.differences["metric"] == t.metric].iloc[0]
     sign = 1 if d["first"] == mine else -1
     diff, lo, hi = sign * d["diff"], *sorted((sign * d["ci_low"], sign * d["ci_high"]))
-    unit = (f"{ctx.spec.score_unit} per match" if t.metric == "score" else
-            f"in {t.metric.replace('_', ' ')} (the game's objective)")
     s.reading(W.sentence(
         f"in a duplicate tournament of {m:,} matches per lineup, {mine} scores "
-        f"{W.estimate(diff, lo, hi, sign=True)} {unit} against {other} "
-        f"({W.p_text(d['p_holm'])})"))
+        + (f"{W.estimate(diff, lo, hi, 100.0, sign=True)} percentage points of win share "
+           if t.metric == "win" else
+           f"{W.estimate(diff, lo, hi, sign=True)} {ctx.spec.score_unit} per match ")
+        + f"against {other} ({W.p_text(d['p_holm'])})"))
     shown = t.frame[["rank", "name", t.metric, f"{t.metric}_ci_low", f"{t.metric}_ci_high"]]
+    win = t.metric == "win"  # a share: in % (reports.text)
     cells = W.intervals(shown[t.metric], shown[f"{t.metric}_ci_low"],
-                        shown[f"{t.metric}_ci_high"])
-    table = shown[["rank", "name"]].assign(**{f"{t.metric} [95% CI]": cells}).astype(str)
+                        shown[f"{t.metric}_ci_high"], 100.0 if win else 1.0)
+    title = "win share, %" if win else t.metric
+    table = shown[["rank", "name"]].assign(**{f"{title} [95% CI]": cells}).astype(str)
     s.add(Table(table, f"The solution against {other}", ctx.keep("solved_tournament",
                                                                   t.frame)))
 
 
 def _small(mean: float, low: float, high: float) -> str:
-    """An estimate with decimals enough for three significant digits of its smallest
-    nonzero number (exploitabilities are small numbers)."""
-    import math
-    small = min((abs(x) for x in (mean, low, high) if x), default=1.0)
-    places = max(2, min(9, 2 - math.floor(math.log10(small))))
-    return (f"{W.num(mean, places)} (95% CI {W.num(low, places)} to "
-            f"{W.num(high, places)})")
+    """An estimate at the precision of its interval (the one rule of reports.text)."""
+    return W.claim(mean, low, high)

@@ -1,36 +1,51 @@
 """Numbers into words: estimates with their intervals at an honest precision, p-values,
 and the plain-language sentences of the report. Every sentence is built from the
-numbers it is given; none states a conclusion of its own."""
+numbers it is given; none states a conclusion of its own.
+
+How numbers are printed: one format for every command, the report and the API's printed
+tables (``--json``, the frames and the Parquet files keep full precision):
+
+1. **Shares are percentages.** A share of [0, 1] (win share, matchpoints, a rate of
+   contracts made, a share of deals) prints as a percentage, and a difference of
+   shares in percentage points, in every command and the report alike; probabilities
+   that are not shares of matches (``P(best)``, p-values) stay fractions.
+2. **Decimals come from the precision of the estimate**, not from the run: a number
+   with a 95% interval gets the decimals of its interval's half width (its first
+   significant digit in a sentence; two significant digits, at most 4 decimals, in a
+   table column, one number of decimals down the column, from the column's median
+   half width). Then more, up to :data:`MOST`, wherever a bound that is not zero would
+   print as 0 or an interval with spread would print with equal bounds: so
+   ``[x, x]`` means the quantity has no spread, and ``[0.00, 0.00]`` that it is 0.
+   Numbers without an interval (a score, a tuning gain) get three significant digits
+   of their column's largest magnitude.
+3. **Fixed point only**, with thousands separators; no scientific notation, and no
+   ``-0``: a number that rounds to zero prints without a minus sign.
+4. **Differences are first minus second**: variant minus baseline, candidate minus
+   best, the first strategy named minus the second; signed (``+0.12``).
+5. **"0 in every match"** (or "... every board", "... every rollout") is written only
+   where every paired difference is exactly 0; otherwise the difference and its
+   interval are printed.
+6. **Columns are aligned**: text tables are left-aligned columns of equal width
+   (:func:`bidlab.output.table_lines`), one number of decimals per column.
+"""
 
 from __future__ import annotations
 
 import math
 
-
-def decimals(half_width: float, lo: int = 0, hi: int = 4) -> int:
-    """Decimals worth showing for an estimate whose 95% interval has this half width:
-    down to the half width's first significant digit."""
-    if not math.isfinite(half_width) or half_width <= 0:
-        return 2
-    return max(lo, min(hi, -math.floor(math.log10(half_width))))
-
-
-def places_for(low: float, high: float, *values: float, most: int = 4) -> int:
-    """:func:`decimals` for the interval, plus more where a nonzero number would
-    otherwise print as 0 (so an interval that excludes 0 never shows a 0 bound)."""
-    places = decimals((high - low) / 2) if math.isfinite(low) and math.isfinite(high) else 2
-    shown = [v for v in (low, high, *values) if v is not None and math.isfinite(v) and v != 0]
-    while places < most and any(round(abs(v), places) == 0 for v in shown):
-        places += 1
-    return places
-
-
-def num(x: float | None, places: int = 2, sign: bool = False) -> str:
-    """``x`` with ``places`` decimals and thousands separators (never ``-0.00``)."""
-    if x is None or not math.isfinite(x):
-        return "n/a"
-    x = round(float(x), places) + 0.0
-    return f"{x:+,.{places}f}" if sign else f"{x:,.{places}f}"
+from analysis.numbers import (  # noqa: F401
+    MOST,
+    claim,
+    column_places,
+    decimals,
+    interval,
+    intervals,
+    needs_more,
+    num,
+    nums,
+    places_for,
+    plain_places,
+)
 
 
 def estimate(mean: float, low: float, high: float, scale: float = 1.0, unit: str = "",
@@ -45,38 +60,14 @@ def estimate(mean: float, low: float, high: float, scale: float = 1.0, unit: str
     return f"{core} (95% CI {num(lo, places, sign)} to {num(hi, places, sign)})"
 
 
-def interval(mean: float, low: float, high: float, scale: float = 1.0, sign: bool = False) -> str:
-    """Compact table cell: ``"71.49 [71.46, 71.53]"``."""
-    m, lo, hi = mean * scale, low * scale, high * scale
-    places = places_for(lo, hi, m)
-    if not (math.isfinite(lo) and math.isfinite(hi)):
-        return num(m, places, sign)
-    return f"{num(m, places, sign)} [{num(lo, places, sign)}, {num(hi, places, sign)}]"
+ZERO = "0 in every match"
+"""The difference cell of a quantity whose paired difference is 0 in every match."""
 
 
-def intervals(mean, low, high, scale: float = 1.0, sign: bool = False) -> list[str]:
-    """Table cells ``"71.49 [71.46, 71.53]"`` for a column, all with the same decimals:
-    one more than the column's median half width calls for (tables are for reading off
-    numbers; sentences round harder)."""
-    import numpy as np
-
-    m = np.asarray(mean, float) * scale
-    lo = np.asarray(low, float) * scale
-    hi = np.asarray(high, float) * scale
-    places = column_places(lo, hi)
-    return [num(a, places, sign) if not (math.isfinite(b) and math.isfinite(c)) else
-            f"{num(a, places, sign)} [{num(b, places, sign)}, {num(c, places, sign)}]"
-            for a, b, c in zip(m, lo, hi)]
-
-
-def column_places(low, high) -> int:
-    """Decimals for a table column of intervals ``[low, high]``: one more than their
-    median half width calls for (2 where none has a width)."""
-    import numpy as np
-
-    half = (np.asarray(high, float) - np.asarray(low, float)) / 2
-    half = half[np.isfinite(half) & (half > 0)]
-    return min(4, decimals(float(np.median(half))) + 1) if len(half) else 2
+def all_zero(diff: float, low: float, high: float) -> bool:
+    """Every paired difference is exactly 0 (a t interval has no width only when every
+    difference is the same, and their mean is then that difference)."""
+    return diff == 0 and low == 0 and high == 0
 
 
 def p_text(p: float) -> str:
@@ -102,6 +93,8 @@ def difference(subject: str, diff: float, low: float, high: float, *, other: str
     d, lo, hi = diff * scale, low * scale, high * scale
     places = places_for(lo, hi, d)
     ptxt = f", {p_text(p)}" if p is not None else ""
+    if all_zero(diff, low, high):
+        return f"{subject} and {other} do not differ in any case{suffix}"
     if not significant(low, high):
         return (f"no difference between {subject} and {other} is detectable at this sample "
                 f"size ({num(d, places, True)} {unit}{suffix}, 95% CI {num(lo, places, True)} "
@@ -120,6 +113,8 @@ def change(subject: str, diff: float, low: float, high: float, *, unit: str, sca
     d, lo, hi = diff * scale, low * scale, high * scale
     places = places_for(lo, hi, d)
     ptxt = f", {p_text(p)}" if p is not None else ""
+    if all_zero(diff, low, high):
+        return f"{subject} does not change in any match"
     if not significant(low, high):
         return (f"{subject} shows no detectable change ({num(d, places, True)} {unit}, 95% CI "
                 f"{num(lo, places, True)} to {num(hi, places, True)}{ptxt})")
@@ -141,7 +136,10 @@ def value(v) -> str:
 
 
 def share(x: float, places: int = 1) -> str:
-    return f"{100 * x:.{places}f}%"
+    """A share of [0, 1] as a percentage: ``"33.3%"``."""
+    if x is None or not math.isfinite(x):
+        return "n/a"
+    return f"{num(100 * x, places)}%"
 
 
 def join(items: list[str]) -> str:

@@ -359,7 +359,7 @@ def test_pairs_matchpoints_by_hand_on_the_fixture_b11():
     assert np.allclose(got.mean(axis=0), 50)
     first = r.differences.iloc[0]
     assert (first["first"], first["second"]) == ("natural", "random")
-    assert np.isclose(first["diff"], (pct[1] - pct[0]).mean())
+    assert np.isclose(first["diff"], (pct[0] - pct[1]).mean())  # first minus second
     assert first["ci_low"] <= first["diff"] <= first["ci_high"]
     two = pairs(["natural", "random"], N, seed=SEED)
     a, b = ns[0], ns[1]

@@ -35,7 +35,7 @@ def test_strategy_differences_pairs_by_match():
     f = seats_frame([[10, 7, 7], [20, 15, 17], [30, 26, 28]], ["a", "b", "b"])
     d = T.strategy_differences(f).iloc[0]
     assert (d["first"], d["second"]) == ("a", "b")
-    assert d["diff"] == pytest.approx(np.mean([-3, -4, -3]))
+    assert d["diff"] == pytest.approx(np.mean([3, 4, 3]))  # first minus second
 
 
 def test_equity_and_money_flow_on_a_run():

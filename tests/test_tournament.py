@@ -169,7 +169,7 @@ def test_text_output_shows_design_table_and_differences(capsys):
     assert code == 0, out
     assert "6 lineups" in out and "directly after every other strategy 3 times" in out
     assert "A = strength+greedy, B = strength+random, C = random+random" in out
-    assert "match score [95% CI]" in out and "win share [95% CI]" in out and "P(best)" in out
+    assert "match score [95% CI]" in out and "win share, % [95% CI]" in out and "P(best)" in out
     assert "Holm" in out and "leader: A strength+greedy" in out
 
 

@@ -211,3 +211,18 @@ def test_cli_text_of_a_game_without_one_says_so(capsys, monkeypatch):
     code, out, err = run(capsys, "trace", "fpsb", "--text")
     assert code == 2 and out == ""
     assert "--text: fpsb has no text hand history" in err
+
+
+def test_vybory_seat_lists_are_never_split_across_lines():
+    """A long contract line (an alt type, the lowest card wins) wraps between the seat
+    lists, never inside one ("defenders P0 and" / "P2")."""
+    seen = 0
+    for index in range(6):
+        t = api.trace("vybory", seed=SEED, index=index, rules={"type_set": "alt"})
+        for line in get_game("vybory").trace_text(t).splitlines():
+            if line.strip().startswith("contract "):
+                seen += 1
+                assert len(line) <= HT.WIDTH
+                assert "defenders" in line or line.rstrip().endswith(",")
+            assert not re.search(r"\b(and|attackers|defenders)$", line.rstrip())
+    assert seen

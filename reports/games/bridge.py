@@ -104,7 +104,7 @@ def pairs_section(ctx) -> Section:
     if best["field"] != "natural":
         row = diffs[((diffs["first"] == "natural") & (diffs["second"] == best["field"]))
                     | ((diffs["first"] == best["field"]) & (diffs["second"] == "natural"))].iloc[0]
-        sign = 1 if row["second"] == best["field"] else -1
+        sign = 1 if row["first"] == best["field"] else -1  # diff: first minus second
         lo, hi = sorted((sign * row["ci_low"], sign * row["ci_high"]))
         text += "; " + W.difference("it", sign * row["diff"], lo, hi, other="the default",
                                     unit="percentage points", suffix=" per board",
@@ -117,7 +117,7 @@ def pairs_section(ctx) -> Section:
         "mean NS score": frame["score_ns"].map(lambda v: W.num(v, 0))}),
         "Pairs event: mean matchpoint percentage per system", stem))
     s.add(Table(pd.DataFrame({
-        "B - A": diffs["second"] + " - " + diffs["first"],
+        "A - B": diffs["first"] + " - " + diffs["second"],
         "difference, % points per board [95% CI]": W.intervals(
             diffs["diff"], diffs["ci_low"], diffs["ci_high"], sign=True),
         "p": diffs["p_value"].map(W.p_text)}),

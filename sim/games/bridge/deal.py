@@ -58,6 +58,50 @@ class Constraints:
                 K[s, K_LEN + 2 * j], K[s, K_LEN + 2 * j + 1] = lo, hi
         return K
 
+    def impossible(self) -> list[str]:
+        """What no deal can meet, each named (empty where the totals allow a deal): the
+        deck holds 40 high-card points and 13 cards of each suit, and a hand 13 cards.
+        Fixed hands count with their own points and lengths."""
+        hcp, lengths = [], []
+        for s in range(4):
+            f = self.fixed[s]
+            if f is None:
+                hcp.append(tuple(self.hcp[s]))
+                lengths.append([self.lengths[s].get(x, (0, 13)) for x in SUIT_LETTERS])
+            else:
+                h = int(C.hcp(np.int64(f)))
+                hcp.append((h, h))
+                lengths.append([(n, n) for n in (int(C.suit_length(np.int64(f), j))
+                                                  for j in range(4))])
+        out = []
+        for s in range(4):  # a fixed hand must meet its own seat's other constraints
+            f = self.fixed[s]
+            if f is None:
+                continue
+            lo, hi = self.hcp[s]
+            if not lo <= hcp[s][0] <= hi:
+                out.append(f"{'NESW'[s]}'s hand has {hcp[s][0]} HCP, outside --hcp {lo}-{hi}")
+            for j, x in enumerate(SUIT_LETTERS):
+                lo, hi = self.lengths[s].get(x, (0, 13))
+                if not lo <= lengths[s][j][0] <= hi:
+                    out.append(f"{'NESW'[s]}'s hand has {lengths[s][j][0]} {x}, outside "
+                               f"--shape {x}{lo}-{hi}")
+        low, high = sum(a for a, _ in hcp), sum(b for _, b in hcp)
+        names = ", ".join(f"{'NESW'[s]} {hcp[s][0]}-{hcp[s][1]}" for s in range(4))
+        if low > 40:
+            out.append(f"the seats' least HCP add up to {low}, more than the deck's 40 ({names})")
+        if high < 40:
+            out.append(f"the seats' most HCP add up to {high}, fewer than the deck's 40 ({names})")
+        for s in range(4):
+            a, b = sum(r[0] for r in lengths[s]), sum(r[1] for r in lengths[s])
+            if a > 13 or b < 13:
+                out.append(f"{'NESW'[s]}'s suit lengths add up to {a}..{b} cards, not 13")
+        for j, x in enumerate(SUIT_LETTERS):
+            a, b = sum(lengths[s][j][0] for s in range(4)), sum(lengths[s][j][1] for s in range(4))
+            if a > 13 or b < 13:
+                out.append(f"the four hands' {x} lengths add up to {a}..{b} cards, not 13")
+        return out
+
     @classmethod
     def parse(cls, hands: list[str] | None = None, hcp: list[str] | None = None,
               shape: list[str] | None = None) -> "Constraints":
@@ -193,6 +237,9 @@ def deal(constraints: Constraints, seed: int, start: int, count: int,
          max_tries: int = 10_000_000) -> np.ndarray:
     """Boards ``start .. start + count - 1`` satisfying ``constraints``: int64
     ``(count, 4)`` masks. Raises when a board needs more than ``max_tries`` attempts."""
+    wrong = constraints.impossible()
+    if wrong:
+        raise BidlabError("no deal can meet these constraints: " + "; ".join(wrong))
     K, order = plan(constraints)
     hands = np.zeros((count, 4), dtype=np.int64)
     tries = np.zeros(count, dtype=np.int64)

@@ -76,9 +76,11 @@ def text(t: dict) -> str:
             play += ", the lowest card wins"
         first, second = d["attackers"]
         defenders = [s for s in range(PLAYERS) if s not in d["attackers"]]
-        lines += HT.wrap(f"contract {d['contract']} ({play}): attackers {HT.seat(first)} "
-                         f"(first announcer) and {HT.seat(second)}, defenders "
-                         + " and ".join(map(HT.seat, defenders)))
+        # each seat list is one unbreakable item: a line never ends inside it
+        lines += HT.wrap(f"contract {d['contract']} ({play}): "
+                         + HT.keep(f"attackers {HT.seat(first)} (first announcer) and "
+                                   f"{HT.seat(second)},") + " "
+                         + HT.keep("defenders " + " and ".join(map(HT.seat, defenders))))
         lines += HT.trick_lines(d["tricks"])
         taken = sum(tr["winner"] in d["attackers"] for tr in d["tricks"])
         p = d["pair_points"]
