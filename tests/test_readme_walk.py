@@ -49,13 +49,16 @@ def slow_reason(argv: list[str]) -> str | None:
         return "solves constrained deals double dummy"
     if cmd == "solve" and game in ("pitch", "vybory"):
         return "solves a game's bidding (a minute or more even at 250 iterations)"
+    if any("solved:" in a for a in argv):
+        return "plays a solution with other settings, which an earlier (slow) example makes"
     return None
 
 
 def shrink(argv: list[str], tmp: Path) -> list[str]:
     """The example at test size: ``-n`` at most 200 matches (8 boards for bridge, whose
     boards 0..1023 of seed 0 ship solved; 10 where pimc plays), ``--rollouts`` 200,
-    ``--self-play`` at most 2, a solve 250 iterations into ``tmp``."""
+    ``--self-play`` at most 2, a solve 250 iterations (into ``tmp`` or the walk's
+    solutions folder)."""
     out = list(argv)
     bridge = "bridge" in out[:2]
     small = 8 if bridge else 10 if any("pimc" in a for a in out) else 200
@@ -71,10 +74,8 @@ def shrink(argv: list[str], tmp: Path) -> list[str]:
     if out[0] == "solve":
         if "--iterations" not in out:
             out += ["--iterations", "250"]
-        if "--out" in out:
+        if "--out" in out:   # otherwise where `solved` finds it: the walk's own folder
             out[out.index("--out") + 1] = str(tmp / out[out.index("--out") + 1])
-        else:
-            out += ["--out", str(tmp / f"{out[1]}.sol")]
     return out
 
 
