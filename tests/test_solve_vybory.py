@@ -10,6 +10,7 @@ import pytest
 
 import analysis.solve as S
 import bidlab
+from analysis.solvers import mccfr as M
 from analysis.solvers import vybory as V
 from sim.games.vybory import abstraction as A
 from sim.games.vybory import obs as O
@@ -20,7 +21,7 @@ from strategies import vybory as SV
 @pytest.fixture
 def small(monkeypatch):
     """Small batches and held-out sets, so that a solve takes seconds."""
-    monkeypatch.setattr(V, "BATCH", 256)
+    monkeypatch.setattr(M, "BATCH", 256)
     monkeypatch.setattr(V, "HELD_OUT", 4000)
 
 

@@ -24,7 +24,6 @@ BATCH = 4096
 """Deals per iteration."""
 BLOCKS = 16
 """Fixed blocks of a batch: their sums are added in this order."""
-PER_BLOCK = BATCH // BLOCKS
 
 
 class DealSampledCFR:
@@ -83,8 +82,9 @@ class DealSampledCFR:
         workers = max(1, len(client.scheduler_info().get("workers", {})))
         cuts = np.linspace(0, BLOCKS, min(workers, BLOCKS) + 1).astype(int)
         rules = json.dumps([self.rules.to_json(), self.settings], sort_keys=True)
-        futures = [client.submit(block_task, self.game, rules, self.seed, first + lo * PER_BLOCK,
-                                 (hi - lo) * PER_BLOCK, hi - lo, sigma, threads, pure=False)
+        per_block = BATCH // BLOCKS
+        futures = [client.submit(block_task, self.game, rules, self.seed, first + lo * per_block,
+                                 (hi - lo) * per_block, hi - lo, sigma, threads, pure=False)
                    for lo, hi in zip(cuts[:-1], cuts[1:])]
         parts = client.gather(futures)
         for worker_version, _, _ in parts:
