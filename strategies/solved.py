@@ -12,8 +12,9 @@ Where ``solved`` finds the solution for the rules in force, first match wins:
 2. the solutions shipped with bidlab (``strategies/solutions/``).
 
 A file is found by its name, ``<game>-<key>.sol``, where ``key`` is a digest of the
-rules (every key, defaults filled in) and of the abstraction's name and version, and is
-then checked against both.
+rules (every key, defaults filled in), the abstraction's name and version, and its
+settings where they are not the default's (``solved:strength_steps=24``), and is then
+checked against them. Each seat that plays ``solved`` gets its own table.
 
 File layout (bit for bit the same for the same solve): the line ``bidlab-solution 1``,
 one line of JSON (the provenance: game, rules, abstraction, iterations, exploitability,
