@@ -27,7 +27,8 @@ def add_parser(sub, seed_and_rules, no_progress) -> None:
         "solve", help="solve a game's bidding: an approximate equilibrium on an abstraction",
         formatter_class=argparse.RawDescriptionHelpFormatter,
         description="Compute an approximate equilibrium of the game's bidding decision by "
-                    "regret minimization (CFR+) on an abstraction of what a bidder knows, "
+                    "regret minimization (fpsb: CFR+ at full width; pitch, vybory: Monte "
+                    "Carlo CFR over deals) on an abstraction of what a bidder knows, "
                     "measuring its exploitability on held-out deals as it goes. The result "
                     "is played by the policy `solved` wherever a policy works.",
         epilog=EPILOG)
