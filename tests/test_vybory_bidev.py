@@ -74,3 +74,59 @@ def test_the_calls_so_far_condition_the_hidden_hands():
     assert not np.allclose(told.frame["mean"], blind.frame["mean"])
     with pytest.raises(BidlabError, match="infer=no"):
         bid_ev("vybory", {**state, "calls": "most_tricks"}, rollouts=50, seed=2)
+
+
+def test_the_walk_from_a_consistent_deal_samples_what_rejection_samples():
+    """V2, V3: where rejection finds no deal in ``MAX_TRIES``, a rollout walks from a
+    consistent deal by swaps that keep every announcement. On a moment where rejection
+    works, both give the same distribution of a hidden hand (the clubs held by the first
+    caller: a chi-square test of the two samples)."""
+    from scipy.stats import chi2_contingency
+
+    import bidlab
+    from analysis.runs import policy_arrays, seat_strategies
+    from sim.cards import parse_cards
+    from sim.games.vybory import kernel as K
+    from sim.games.vybory import rollout as RO
+    from sim.rng import seed_stream
+
+    rules = make_rules("vybory", {})
+    seats = seat_strategies("vybory", rules, ["all=expected+greedy"])
+    ids, params, table, _, _ = RO.policy_arrays(policy_arrays("vybory", seats))
+    t = bidlab.trace("vybory", seed=3, index=0, strategies=["all=expected+greedy"])
+    deal = t["deals"][0]
+    dealer, seat = deal["dealer"], (deal["dealer"] + 3) % 4
+    names = RO.type_names(rules)
+    forced = np.array([names.index(n) + 1 for _, n in deal["announcements"][:2]], np.int64)
+    own = int(sum(1 << c for c in parse_cards(" ".join(deal["hands"][seat]))))
+    infer = (1 << (dealer + 1) % 4) | (1 << (dealer + 2) % 4)
+    first = (dealer + 1) % 4
+    o, p, rng, rngs, work, si = K.new_scratch(params.shape[1])
+    fixed = np.full((1, 4), -1, np.int64)
+    fixed[0, seat] = own
+    draw = np.zeros(4, np.uint64)
+    seed_stream(draw, 5, 0, 0)
+    clubs = (1 << 13) - 1
+    by_rejection = []
+    while len(by_rejection) < 1500:
+        K.deal(draw, si, fixed, 0)
+        if RO._calls_agree(o, p, rng, si, ids, params, table, rngs, 0, dealer, forced, 2,
+                           infer):
+            by_rejection.append(bin(si[K.I_DEALT + first] & clubs).count("1"))
+    start = np.zeros(4, np.int64)
+    assert RO._find_start(np.uint64(5), ids, params, table, own, seat, 0, dealer, forced, 2,
+                          infer, start)
+    by_walk = []
+    chain = np.zeros(4, np.uint64)
+    for i in range(1500):
+        seed_stream(chain, 5, i, RO.CHAIN_STREAM)
+        RO._walk(o, p, rng, si, ids, params, table, rngs, 0, dealer, forced, 2, infer, seat,
+                 start, chain)
+        assert RO._calls_agree(o, p, rng, si, ids, params, table, rngs, 0, dealer, forced, 2,
+                               infer)
+        by_walk.append(bin(si[K.I_DEALT + first] & clubs).count("1"))
+    values = sorted(set(by_rejection) | set(by_walk))
+    counts = np.array([[by_rejection.count(v) for v in values],
+                       [by_walk.count(v) for v in values]])
+    counts = counts[:, counts.sum(axis=0) >= 10]
+    assert chi2_contingency(counts).pvalue > 0.001

@@ -2,10 +2,16 @@
 
 Rollout ``r`` deals the hidden hands from stream 0 of ``(seed, r)`` (the asking seat's
 hand fixed), again and again while a seat with a deterministic election policy would not
-have made its announcements on them (``infer``), then plays every candidate on the
-accepted deal: the announcements already made are replayed, the candidate is made, the
-policies announce on and play the deal (``kernel.play_tour``, one deal, streams
-``(seed, r, stream)`` for every candidate: common random numbers).
+have made its announcements on them (``infer``). Where ``MAX_TRIES`` deals find none
+(long elections whose callers' hands are rare), the rollout walks instead from one
+consistent deal found beforehand (``_find_start``): ``CHAIN_SWAPS`` swaps of a card
+between two hidden hands drawn from ``(seed, r, CHAIN_STREAM)``, each kept only where
+every announcement is still made. The swap is its own inverse and as likely both ways, so
+the walk's stationary distribution is rejection's: uniform over the consistent deals.
+Then every candidate is played on the accepted deal: the announcements already made are
+replayed, the candidate is made, the policies announce on and play the deal
+(``kernel.play_tour``, one deal, streams ``(seed, r, stream)`` for every candidate:
+common random numbers).
 """
 
 from __future__ import annotations
@@ -20,15 +26,21 @@ from sim.game import Rollouts
 from sim.games.vybory import kernel as K
 from sim.games.vybory import obs as O
 from sim.games.vybory.engine import check_policies, explain, policy_arrays
-from sim.games.vybory.rules import PLAYERS, pack
+from sim.games.vybory.rules import HAND, PLAYERS, pack
 from sim.games.vybory.situation import candidates, parse, type_names
 from sim.jit import jit, prange
-from sim.rng import DEAL_STREAM, seed_stream
+from sim.rng import DEAL_STREAM, below, seed_stream
 from sim.rules import Rules
 from strategies import vybory as SV
 
 MAX_TRIES = 20_000
-"""Deals tried per rollout before it keeps one that does not reproduce the calls."""
+"""Deals tried per rollout before it walks from a consistent deal instead."""
+START_TRIES = 2_000_000
+"""Deals tried, once per situation, for the consistent deal the walks start from."""
+CHAIN_SWAPS = 400
+"""Swaps a walk tries (rejected ones included)."""
+CHAIN_STREAM = 1 << 40
+"""The stream of the walks' and the start's draws: far from any policy's."""
 
 
 @jit
@@ -50,14 +62,75 @@ def _calls_agree(o, p, rng, si, elect_pids, elect_params, table, rngs, d, dealer
     return True
 
 
+@jit
+def _nth_card(mask, k):
+    """The ``k``-th card (0-based, lowest first) of ``mask``."""
+    for c in range(52):
+        if mask >> c & 1:
+            if k == 0:
+                return c
+            k -= 1
+    return -1
+
+
+@jit
+def _walk(o, p, rng, si, elect_pids, elect_params, table, rngs, d, dealer, forced, n_before,
+          infer, seat, start, chain_rng):
+    """From the consistent deal ``start``, ``CHAIN_SWAPS`` tried swaps of a card between
+    two hidden hands (not ``seat``'s), each undone where the calls no longer agree."""
+    for s in range(PLAYERS):
+        si[K.I_HANDS + s] = start[s]
+        si[K.I_DEALT + s] = start[s]
+    for _ in range(CHAIN_SWAPS):
+        a = (seat + 1 + below(chain_rng, PLAYERS - 1)) % PLAYERS
+        b = (a + 1 + below(chain_rng, PLAYERS - 2)) % PLAYERS
+        if b == seat:
+            b = (b + 1) % PLAYERS
+        ca = _nth_card(si[K.I_DEALT + a], below(chain_rng, HAND))
+        cb = _nth_card(si[K.I_DEALT + b], below(chain_rng, HAND))
+        flip = (np.int64(1) << ca) | (np.int64(1) << cb)
+        for s in (a, b):
+            si[K.I_DEALT + s] ^= flip
+            si[K.I_HANDS + s] = si[K.I_DEALT + s]
+        if not _calls_agree(o, p, rng, si, elect_pids, elect_params, table, rngs, d, dealer,
+                            forced, n_before, infer):
+            for s in (a, b):
+                si[K.I_DEALT + s] ^= flip
+                si[K.I_HANDS + s] = si[K.I_DEALT + s]
+
+
+@jit(nrt=True)
+def _find_start(seed, elect_pids, elect_params, table, own, seat, first_deal, dealer, forced,
+                n_before, infer, start):
+    """A deal on which the seats of ``infer`` make the announcements ``forced``, into
+    ``start`` (masks per seat), from up to ``START_TRIES`` deals of ``(seed, 0,
+    CHAIN_STREAM)``; returns whether one was found."""
+    o, p, rng, rngs, work, si = K.new_scratch(max(1, elect_params.shape[1]))
+    fixed = np.full((first_deal + 1, PLAYERS), -1, np.int64)
+    fixed[first_deal, seat] = own
+    deal_rng = np.zeros(4, np.uint64)
+    seed_stream(deal_rng, seed, 0, CHAIN_STREAM)
+    for k in range(PLAYERS + 1):
+        seed_stream(rngs[k], seed, 0, CHAIN_STREAM + 1 + k)
+    for _ in range(START_TRIES):
+        K.deal(deal_rng, si, fixed, first_deal)
+        if _calls_agree(o, p, rng, si, elect_pids, elect_params, table, rngs, first_deal,
+                        dealer, forced, n_before, infer):
+            for s in range(PLAYERS):
+                start[s] = si[K.I_DEALT + s]
+            return True
+    return False
+
+
 @jit(parallel=True)
 def rollouts(seed, count, n_blocks, R, elect_pids, elect_params, table, play_pids, play_params,
              seat,
-             own, first_deal, dealer, scores0, forced, n_before, infer, calls, score, win,
-             margin, agreed, err):
+             own, first_deal, dealer, scores0, forced, n_before, infer, start, calls, score,
+             win, margin, agreed, err):
     """Rollouts ``0 .. count - 1`` of every candidate type in ``calls``: the asking seat's
     deal score ``score[r, c]``, its pair's win share ``win[r, c]`` and points margin
-    ``margin[r, c]``; ``agreed[r]`` 1 if the deal reproduced the calls (``infer``)."""
+    ``margin[r, c]``; ``agreed[r]`` 1 if the deal reproduced the calls (``infer``): by
+    rejection, or by a walk from ``start`` (empty: no consistent deal known)."""
     n_params = max(elect_params.shape[1], play_params.shape[1])
     for b in prange(n_blocks):
         o, p, rng, rngs, work, si = K.new_scratch(n_params)
@@ -71,6 +144,7 @@ def rollouts(seed, count, n_blocks, R, elect_pids, elect_params, table, play_pid
         err1 = np.zeros((1, H.ERR_SIZE), dtype=np.int64)
         no_log = np.empty((0, 1), dtype=np.int64)
         deal_rng = np.zeros(4, np.uint64)
+        chain_rng = np.zeros(4, np.uint64)
         for r in range(b * count // n_blocks, (b + 1) * count // n_blocks):
             seed_stream(deal_rng, seed, r, DEAL_STREAM)
             for k in range(PLAYERS + 1):
@@ -85,6 +159,11 @@ def rollouts(seed, count, n_blocks, R, elect_pids, elect_params, table, play_pid
                                               infer):
                     agreed[r] = 1
                     break
+            if agreed[r] == 0 and start.shape[0] > 0:
+                seed_stream(chain_rng, seed, r, CHAIN_STREAM)
+                _walk(o, p, rng, si, elect_pids, elect_params, table, rngs, first_deal, dealer,
+                      forced, n_before, infer, seat, start, chain_rng)
+                agreed[r] = 1
             for s in range(PLAYERS):
                 hands[first_deal, s] = si[K.I_DEALT + s]
             for c in range(calls.shape[0]):
@@ -130,9 +209,16 @@ def run_rollouts(rules: Rules, policies, labels: tuple[str, ...], values: dict[s
     score, win, margin = np.zeros(shape), np.zeros(shape), np.zeros(shape)
     agreed = np.zeros(n, np.int64)
     err = H.new_errors(n)
-    rollouts(np.uint64(seed), n, H.blocks(n), pack(rules), *policy_arrays(policies), s.seat,
-             sum(1 << c for c in s.hand), s.deal, s.dealer, np.array(s.scores, np.int64),
-             forced, len(s.calls), infer, calls, score, win, margin, agreed, err)
+    arrays = policy_arrays(policies)
+    own = sum(1 << c for c in s.hand)
+    start = np.zeros(PLAYERS, np.int64)
+    if not infer or not _find_start(np.uint64(seed), arrays[0], arrays[1], arrays[2], own,
+                                    s.seat, s.deal, s.dealer, forced, len(s.calls), infer,
+                                    start):
+        start = np.zeros(0, np.int64)
+    rollouts(np.uint64(seed), n, H.blocks(n), pack(rules), *arrays, s.seat, own, s.deal,
+             s.dealer, np.array(s.scores, np.int64), forced, len(s.calls), infer, start,
+             calls, score, win, margin, agreed, err)
     H.check(err, 0, explain, labels)
     names = type_names(rules)
     if infer and agreed.mean() < 0.5:
