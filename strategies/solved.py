@@ -162,8 +162,7 @@ def check(solution: Solution, game: str, rules: Mapping[str, Any], abstraction: 
         raise SolutionError(f"{where} was solved under other rules ({'; '.join(differ)}); "
                             f"make one for these rules with `{solve_command(game, rules)}`")
     mine = abstraction.to_json()
-    if (solution.abstraction.get("name"), solution.abstraction.get("version")) != \
-            (mine["name"], mine["version"]) or solution.abstraction != mine:
+    if solution.abstraction != mine:
         raise SolutionError(f"{where} was made for abstraction {solution.abstraction.get('name')} "
                             f"version {solution.abstraction.get('version')} "
                             f"({solution.abstraction.get('settings')}), this bidlab plays "

@@ -167,6 +167,20 @@ def announce(o, k, s, t):
 
 
 @jit
+def _show_contract(o, alt, code, first, second):
+    """The contract the election reached into the observation (V3, V5); returns its
+    trump and whether the lowest card wins (V8, V9)."""
+    trump = C.TRUMP[alt, code]
+    low = C.LOW_WINS[alt, code] != 0
+    o[O.CONTRACT] = code
+    o[O.FIRST] = first
+    o[O.SECOND] = second
+    o[O.TRUMP] = trump
+    o[O.LOW_WINS] = 1 if low else 0
+    return trump, low
+
+
+@jit
 def _tricks(o, p, rng, work, si, play_pids, play_params, rngs, m, d, first, trump, low, err,
             log_cards, log_tricks):
     """V6-V9: thirteen tricks, the seat after the first announcer leading the first.
@@ -243,13 +257,7 @@ def play_tour(seed, index, R, elect_pids, elect_params, table, play_pids, play_p
                                                n_forced if d == first_deal else 0)
         if err[m, ERR_CODE] != OK:
             return
-        trump = C.TRUMP[alt, code]
-        low = C.LOW_WINS[alt, code] != 0
-        o[O.CONTRACT] = code
-        o[O.FIRST] = first
-        o[O.SECOND] = second
-        o[O.TRUMP] = trump
-        o[O.LOW_WINS] = 1 if low else 0
+        trump, low = _show_contract(o, alt, code, first, second)
         if not _tricks(o, p, rng, work, si, play_pids, play_params, rngs, m, d, first,
                        trump, low, err, log_cards, log_tricks):
             return
@@ -353,13 +361,7 @@ def margin_if_elected(R, o, p, rng, work, si, play_pids, play_params, rngs, err,
         si[I_SCORES + s] = 0
     _start_deal(o, 0, dealer, si)
     alt = R[R_ALT]
-    trump = C.TRUMP[alt, code]
-    low = C.LOW_WINS[alt, code] != 0
-    o[O.CONTRACT] = code
-    o[O.FIRST] = first
-    o[O.SECOND] = second
-    o[O.TRUMP] = trump
-    o[O.LOW_WINS] = 1 if low else 0
+    trump, low = _show_contract(o, alt, code, first, second)
     if not _tricks(o, p, rng, work, si, play_pids, play_params, rngs, 0, 0, first, trump, low,
                    err, no_log, no_log):
         return np.int64(0)
