@@ -163,7 +163,7 @@ def solve(game: str, rules: Mapping[str, Any] | None = None, rules_file: str | N
             "exploitability": [{k: v for k, v in c.items() if k != "seconds"} for c in curve]}
     solution = solved.Solution(game, r.to_json(), solver.abstraction.to_json(),
                                cfr.pack_table(played, solver.abstraction.version,
-                                              getattr(solver, "table_setting", 0)), meta)
+                                              getattr(solver, "table_settings", ())), meta)
     solution.save(path)
     ckpt.unlink(missing_ok=True)
     return SolveResult(solution, path, curve, time.perf_counter() - start, resumed_from,

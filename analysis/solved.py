@@ -40,7 +40,8 @@ def chart(solution: solved.Solution) -> pd.DataFrame:
     if solution.game == "fpsb":
         return _fpsb_chart(p, int(solution.rules["players"]))
     if solution.game == "pitch":
-        return _pitch_chart(p, int(solution.rules["players"]), int(solution.table[cfr.T_SETTING]))
+        steps, buckets = (int(x) for x in solution.table[cfr.T_SETTING:cfr.T_SETTING + 2])
+        return _pitch_chart(p, int(solution.rules["players"]), steps, buckets)
     if solution.game == "vybory":
         return _vybory_chart(p, solution.rules)
     raise ValueError(f"no chart for {solution.game}")
@@ -57,7 +58,14 @@ def _fpsb_chart(p: np.ndarray, n: int) -> pd.DataFrame:
                          "equilibrium": (n - 1) / n * v})
 
 
-def _pitch_chart(p: np.ndarray, n: int, steps: int, hands: int = 20_000) -> pd.DataFrame:
+PITCH_SCORES = {"start": (99, 99), "rival 1 from the target": (99, 1),
+                "1 from the target": (1, 99)}
+"""The score situations of pitch's chart: the bidder's distance to the target and the
+nearest rival's (99: far, at least the solution's last bucket)."""
+
+
+def _pitch_chart(p: np.ndarray, n: int, steps: int, buckets: int,
+                 hands: int = 20_000) -> pd.DataFrame:
     from sim.games.pitch import abstraction as A
     calls = ["pass", "bid 1", "bid 2", "bid 3", "bid 4", "hold"]
     # how often each hand class is dealt (random six-card hands, a fixed seed): the
@@ -68,18 +76,23 @@ def _pitch_chart(p: np.ndarray, n: int, steps: int, hands: int = 20_000) -> pd.D
     for _ in range(hands):
         mask = int(sum(1 << int(c) for c in rng.choice(52, 6, replace=False)))
         seen[A.hand_class(np.int64(mask), n, 52, 0, 0, steps)] += 1
+    situations = PITCH_SCORES if buckets > 1 else {"any": (99, 99)}
     rows = []
-    for cls in np.flatnonzero(seen):
-        strength = cls // (A.COUNTS * 4)
-        for place in range(n):
-            for high in (0, 2):
-                if high and place != n - 1:
-                    continue
-                probs = p[int(A.infoset(cls, place, high, n))]
-                rows.append({"strength": (strength + 0.5) * A.RANGE / steps, "place": place,
-                             "high_bid": high, "weight": seen[cls],
-                             **{c: q * seen[cls] for c, q in zip(calls, probs)}})
-    frame = pd.DataFrame(rows).groupby(["high_bid", "place", "strength"], as_index=False).sum()
+    for score, (me, rival) in situations.items():
+        score_cls = (min(me, buckets) - 1) * buckets + min(rival, buckets) - 1
+        for cls in np.flatnonzero(seen):
+            strength = cls // (A.COUNTS * 4)
+            row_cls = A.private_class(int(cls), score_cls, buckets)
+            for place in range(n):
+                for high in (0, 2):
+                    if high and place != n - 1:
+                        continue
+                    probs = p[int(A.infoset(row_cls, place, high, n))]
+                    rows.append({"score": score, "strength": (strength + 0.5) * A.RANGE / steps,
+                                 "place": place, "high_bid": high, "weight": seen[cls],
+                                 **{c: q * seen[cls] for c, q in zip(calls, probs)}})
+    frame = pd.DataFrame(rows).groupby(["score", "high_bid", "place", "strength"], as_index=False,
+                                       sort=False).sum()
     frame[calls] = frame[calls].div(frame["weight"], axis=0)
     return frame
 

@@ -71,16 +71,20 @@ def _chart(ctx, s: Section, solution) -> None:
         return
     calls = ["pass", "bid 1", "bid 2", "bid 3", "bid 4"]
     n = int(ctx.rules["players"])
-    for place, what in ((0, "first to speak, no bid yet"), (n - 1, "dealer, no bid yet")):
-        part = frame[(frame["place"] == place) & (frame["high_bid"] == 0)]
-        s.add(ctx.figure(f"solved_calls_{place}", lambda ax, part=part, what=what: F.call_heatmap(
-            part, calls, ax=ax, title=f"Calls of the {what}"),
-            f"The probability of each call by the hand's strength: {what}", stem))
-    facing = frame[(frame["place"] == n - 1) & (frame["high_bid"] == 2)]
-    s.add(ctx.figure("solved_calls_dealer_2", lambda ax: F.call_heatmap(
-        facing, ["pass", "bid 3", "bid 4", "hold"], ax=ax,
-        title="Calls of the dealer facing a bid of 2"),
-        "The dealer facing a bid of 2: pass, outbid or hold", stem))
+    first = frame["score"].iloc[0]
+    views = [(first, 0, 0, calls, "first to speak, no bid yet"),
+             (first, n - 1, 0, calls, "dealer, no bid yet"),
+             (first, n - 1, 2, ["pass", "bid 3", "bid 4", "hold"], "dealer facing a bid of 2")]
+    views += [(score, 0, 0, calls, f"first to speak, no bid yet, {score}")
+              for score in frame["score"].unique()[1:]]
+    for i, (score, place, high, shown, what) in enumerate(views):
+        part = frame[(frame["score"] == score) & (frame["place"] == place)
+                     & (frame["high_bid"] == high)]
+        s.add(ctx.figure(f"solved_calls_{i}", lambda ax, part=part, shown=shown, what=what:
+                         F.call_heatmap(part, shown, ax=ax, title=f"Calls of the {what}"),
+                         f"The probability of each call by the hand's strength: the {what}"
+                         + (" (everyone far from the target)" if score == "start" else ""),
+                         stem))
 
 
 def _match(ctx, s: Section) -> None:

@@ -93,10 +93,12 @@ def normalized(average: np.ndarray, legal: np.ndarray) -> np.ndarray:
 # probability at exactly 1 (so a uniform draw below 1 never lands on an action the
 # solution never plays).
 T_ROWS, T_ACTIONS, T_VERSION, T_SETTING = range(4)
-"""Header entries: information sets, actions, the abstraction's version, and the one
-setting of the abstraction its policy needs to compute an information set (pitch: the
-hand-strength steps; 0 where there is none)."""
-T_HEADER = 4
+"""Header entries: information sets, actions, the abstraction's version, then
+``T_SETTINGS`` entries from ``T_SETTING`` on: the settings of the abstraction its policy
+needs to compute an information set (pitch: the hand-strength steps and the score
+buckets; 0 where there are none)."""
+T_SETTINGS = 3
+T_HEADER = T_SETTING + T_SETTINGS
 
 
 def purified(probabilities: np.ndarray, floor: float = 1e-3) -> np.ndarray:
@@ -108,15 +110,20 @@ def purified(probabilities: np.ndarray, floor: float = 1e-3) -> np.ndarray:
     return out / out.sum(axis=1, keepdims=True)
 
 
-def pack_table(probabilities: np.ndarray, version: int, setting: float = 0) -> np.ndarray:
-    """``probabilities`` (information sets x actions, rows summing to 1) as a table."""
+def pack_table(probabilities: np.ndarray, version: int, settings: tuple[float, ...] = ()
+               ) -> np.ndarray:
+    """``probabilities`` (information sets x actions, rows summing to 1) as a table, with
+    up to ``T_SETTINGS`` abstraction settings in its header."""
+    if len(settings) > T_SETTINGS:
+        raise ValueError(f"a table's header holds {T_SETTINGS} settings, not {len(settings)}")
     rows, actions = probabilities.shape
     cum = np.cumsum(probabilities, axis=1)
     for r in range(rows):
         last = np.flatnonzero(probabilities[r] > 0)[-1]
         cum[r, last:] = 1.0
     head = np.zeros(T_HEADER)
-    head[[T_ROWS, T_ACTIONS, T_VERSION, T_SETTING]] = rows, actions, version, setting
+    head[[T_ROWS, T_ACTIONS, T_VERSION]] = rows, actions, version
+    head[T_SETTING:T_SETTING + len(settings)] = settings
     return np.concatenate([head, cum.ravel()])
 
 

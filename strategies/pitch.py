@@ -73,11 +73,18 @@ POLICIES = (
     Policy("solved", "bid", SOLVED,
            "plays the solution of `bidlab solve pitch` for the rules in force: a call drawn "
            "from the equilibrium's probabilities for its hand class (best trump suit's "
-           "expected points, trumps, high and jack held), its place before the dealer and "
-           "the highest bid so far", (
+           "expected points, trumps, high and jack held), its and the nearest rival's "
+           "distance to the target, its place before the dealer and the highest bid so far", (
                Param("strength_steps", 12, 1, 100, "the hand-strength steps of the solution "
                      "played: another than 12 plays one made with `bidlab solve pitch "
                      "--setting strength_steps=N`", integer=True),
+               Param("score_buckets", 5, 1, 30, "the distance-to-target buckets of the "
+                     "solution played (1: a score-blind solution): another than 5 plays one "
+                     "made with `bidlab solve pitch --setting score_buckets=N`", integer=True),
+               Param("win", 0, 0, 1, "1 plays the solution that maximizes the chance of "
+                     "winning the game (`bidlab solve pitch --setting win=1`); 0 the one that "
+                     "maximizes the final margin, own score less the others' mean",
+                     integer=True),
            )),
     Policy("random", "play", RANDOM_PLAY, "a uniformly random legal card"),
     Policy("greedy", "play", GREEDY,

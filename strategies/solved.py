@@ -16,10 +16,11 @@ rules (every key, defaults filled in), the abstraction's name and version, and i
 settings where they are not the default's (``solved:strength_steps=24``), and is then
 checked against them. Each seat that plays ``solved`` gets its own table.
 
-File layout (bit for bit the same for the same solve): the line ``bidlab-solution 1``,
+File layout (bit for bit the same for the same solve): the line ``bidlab-solution 2``,
 one line of JSON (the provenance: game, rules, abstraction, iterations, exploitability,
 seed, method, version; the table's length and SHA-256), then the table as little-endian
-float64, zlib-compressed (cumulative rows are long runs of 0 and 1).
+float64, zlib-compressed (cumulative rows are long runs of 0 and 1). Files of layout 1
+(a table header with one setting, ``sim/cfr.py``) are read and widened to layout 2.
 """
 
 from __future__ import annotations
@@ -35,12 +36,15 @@ from typing import Any
 
 import numpy as np
 
-from sim.cfr import Abstraction, stack_tables
+from sim.cfr import T_HEADER, T_SETTING, Abstraction, stack_tables
 from sim.errors import BidlabError
 from sim.rules import Rules
 from strategies.base import SeatAssignment
 
-MAGIC = b"bidlab-solution 1\n"
+MAGIC = b"bidlab-solution 2\n"
+OLD_MAGIC = b"bidlab-solution 1\n"
+"""Layout 1: the table's header held one abstraction setting (``T_SETTING``) instead of
+``sim.cfr.T_SETTINGS``."""
 SHIPPED = Path(__file__).resolve().parent / "solutions"
 
 
@@ -84,7 +88,8 @@ def load(path: str | Path) -> Solution:
     except OSError as e:
         raise SolutionError(f"solution file {str(path)!r}: {e.strerror or e}") from None
     bad = f"solution file {str(path)!r} is not a bidlab solution"
-    if not data.startswith(MAGIC):
+    old = data.startswith(OLD_MAGIC)
+    if not (old or data.startswith(MAGIC)):
         raise SolutionError(f"{bad} (it does not start with {MAGIC.decode().strip()!r}); "
                             f"make one with `bidlab solve GAME --out {path}`")
     line_end = data.find(b"\n", len(MAGIC))
@@ -107,6 +112,8 @@ def load(path: str | Path) -> Solution:
         raise SolutionError(f"{bad}: its table does not match its checksum (a damaged file); "
                             f"solve again with `bidlab solve {game} --out {path}`")
     table = np.frombuffer(raw, dtype="<f8").astype(np.float64)
+    if old:
+        table = np.insert(table, T_SETTING + 1, np.zeros(T_HEADER - T_SETTING - 1))
     meta = {k: v for k, v in header.items()
             if k not in ("game", "rules", "abstraction", "table_length", "table_sha256")}
     return Solution(game, rules, abstraction, table, meta)

@@ -1,7 +1,8 @@
 """pitch's bidding solved by Monte Carlo CFR over deals (``sim/games/pitch/abstraction.py``).
 
-One iteration is a batch of deals (``analysis/solvers/mccfr.py``). On each deal every seat's
-payoff for every possible pitcher is played out once with the play policy (``greedy``:
+One iteration is a batch of deals (``analysis/solvers/mccfr.py``). Each deal is dealt at
+a match score drawn from the score states of self-play games (below); every seat's
+points for every possible pitcher are played out once with the play policy (``greedy``:
 the card play does not depend on the contract, so a deal needs ``players`` playouts);
 then, for each seat in turn, the bidding around it is evaluated exactly against the
 others' current strategies by dynamic programming over the bidding's states (highest
@@ -10,11 +11,17 @@ backward for the value of each call. The seat's regrets grow by its counterfactu
 regrets (Linear CFR: iteration t weighted t, as Pluribus did), its average strategy by
 its current strategy times the reach.
 
-A seat's payoff is its score for the deal (P14: its points, or minus the contract where
-it pitched and was set back) less the mean of the others': a one-deal solution of a race
-to the target, where what a rival scores brings the end nearer. (Own score alone lost to
-``strength`` at two players, -0.36 match score a game over 100,000 games: it let the
-rival pitch cheaply.) With two players this game is zero-sum, and CFR's average
+A seat's payoff is its chance of winning the game after the deal. Where the deal ends
+the game (P15-P17) that is 1 or 0, by the rules; otherwise it is the value of the new
+match score, ``W[my distance to the target, the nearest rival's]``, the share of
+games won from such a score in ``VALUE_GAMES`` self-play games of ``strength+greedy``
+(distances of ``target`` and more in one cell). The same games give the score states
+the training and held-out deals are dealt at, as often as those games reach them. So a
+bid that takes the bidder out is worth the game, and a bid that stops a rival one point
+from the target is worth what stopping him is worth. (Version 1 solved one deal: the
+deal's score less the others' mean, blind to the score.)
+
+With two players the game is zero-sum (``W`` is made antisymmetric), and CFR's average
 converges to an equilibrium of the abstraction; with more there is no guarantee: the
 exploitability measured on held-out deals is the check.
 """
@@ -29,15 +36,33 @@ from analysis.solvers.mccfr import DealSampledCFR, raise_on
 from sim.cfr import Abstraction
 from sim.errors import BidlabError
 from sim.games.pitch import abstraction as A
+from sim.games.pitch import core as C
 from sim.games.pitch import kernel as K
-from sim.games.pitch.rules import R_DEALER_HOLD, R_JOKER, R_LOW_CAPTURED, R_MIN_BID, R_PLAYERS, R_STUCK, pack
+from sim.games.pitch.rules import (
+    R_DEALER_HOLD,
+    R_JOKER,
+    R_LOW_CAPTURED,
+    R_MIN_BID,
+    R_PLAYERS,
+    R_SMUDGE,
+    R_STUCK,
+    R_TARGET,
+    pack,
+)
 from sim.harness import new_errors
 from sim.jit import jit, prange
-from sim.rng import seed_stream
+from sim.rng import below, seed_stream
 from sim.rules import Rules
 from strategies import pitch as SP
 from strategies.base import assign_seats
 
+VALUE_GAMES = 20_000
+"""Self-play games that give the value of a match score and the score states dealt at."""
+PRIOR = 5
+"""Pseudo-games at an even share that every cell of the value table starts with."""
+Z = 2.0
+"""How many standard errors a deviation's gain must clear for the cautious best response
+of the held-out exploitability to take it."""
 HELD_OUT = 100_000
 """Held-out deals the best response is chosen on, and as many it is scored on."""
 TRAIN_STREAM = 1 << 41
@@ -61,32 +86,62 @@ def _next(high, place, held, a, q):
 
 
 @jit
-def _deal_score(points, pitcher, contract, seat):
-    """P14: what the deal adds to ``seat``'s score."""
-    mine = points[pitcher, seat]
-    if seat != pitcher or mine >= contract:
-        return float(mine)
-    return -float(contract)
+def _payoffs(R, scores, points, owners, outlook, win, pay, after):
+    """``pay[pitcher, contract, seat]``: each seat's payoff after the deal where
+    ``pitcher`` pitches ``contract`` (P14-P17, then ``outlook``); ``pay[n, 0, seat]``
+    after a redeal (P5: the score does not move). ``win``: the payoff is the chance of
+    winning the game (1 or 0 where the deal ends it, else ``outlook``); otherwise the
+    final margin, the seat's final score less the mean of the others' (the margin after
+    the deal, plus ``outlook``'s expected gain in margin where the game goes on)."""
+    n = R[R_PLAYERS]
+    for s in range(n):
+        pay[n, 0, s] = _outcome(scores, n, s, R[R_TARGET], outlook, win, -1)
+    for pitcher in range(n):
+        for contract in range(1, 5):
+            made = points[pitcher, pitcher] >= contract
+            for s in range(n):
+                after[s] = points[pitcher, s]                               # P14
+            if not made:
+                after[pitcher] = -contract
+            winner = C.game_winner(scores, 0, after, 0, owners[pitcher], 0, n, pitcher,
+                                   contract, made, R[R_TARGET], R[R_SMUDGE])  # P15-P17
+            for s in range(n):
+                after[s] += scores[s]
+            for s in range(n):
+                pay[pitcher, contract, s] = _outcome(after, n, s, R[R_TARGET], outlook, win,
+                                                     winner)
 
 
 @jit
-def _terminal(points, n, dealer, high, place, held, min_bid, stuck, seat):
-    """Seat ``seat``'s payoff when the bidding ends in this state (P4, P5, P14): its deal
-    score less the mean of the others' (a race to the target: what a rival scores
-    brings the end nearer); 0 on a redeal."""
+def _outcome(scores, n, seat, target, outlook, win, winner):
+    """``seat``'s payoff at the match score ``scores``: the game's end if ``winner`` is
+    a seat, else ``outlook`` by its and the nearest rival's distance to the target."""
+    if win and winner >= 0:
+        return 1.0 if seat == winner else 0.0
+    margin = 0.0
+    rival = target
+    for s in range(n):
+        if s != seat:
+            rival = min(rival, target - scores[s])
+            margin -= scores[s] / (n - 1)
+    margin += scores[seat]
+    if winner >= 0:
+        return margin
+    cap = outlook.shape[0]
+    value = outlook[min(target - scores[seat], cap) - 1, min(rival, cap) - 1]
+    return value if win else margin + value
+
+
+@jit
+def _terminal(pay, n, dealer, high, place, held, min_bid, stuck, seat):
+    """Seat ``seat``'s payoff when the bidding ends in this state (P4, P5)."""
     if held:
-        pitcher, contract = dealer, high
-    elif high > 0:
-        pitcher, contract = (dealer + 1 + place) % n, high
-    elif stuck:
-        pitcher, contract = dealer, min_bid
-    else:
-        return 0.0                                   # P5: a redeal
-    others = 0.0
-    for o in range(n):
-        if o != seat:
-            others += _deal_score(points, pitcher, contract, o)
-    return _deal_score(points, pitcher, contract, seat) - others / (n - 1)
+        return pay[dealer, high, seat]
+    if high > 0:
+        return pay[(dealer + 1 + place) % n, high, seat]
+    if stuck:
+        return pay[dealer, min_bid, seat]
+    return pay[n, 0, seat]                           # P5: a redeal
 
 
 @jit
@@ -95,15 +150,15 @@ def _legal(a, q, high, n, R):
 
 
 @jit
-def _values(seat, qi, points, cls, sigma, R, dealer, value, work):
-    """``value[state]``: seat ``seat``'s expected deal score from the bidding state just
+def _values(seat, qi, pay, cls, sigma, R, dealer, value, work):
+    """``value[state]``: seat ``seat``'s chance of winning from the bidding state just
     after its own call at place ``qi``, the later places playing ``sigma``."""
     n = R[R_PLAYERS]
     for high in range(5):
         for place in range(-1, n):
             for held in range(2):
                 value[_state(high, place, held, n)] = _terminal(
-                    points, n, dealer, high, place, held, R[R_MIN_BID], R[R_STUCK], seat)
+                    pay, n, dealer, high, place, held, R[R_MIN_BID], R[R_STUCK], seat)
     for q in range(n - 1, qi, -1):
         s = (dealer + 1 + q) % n
         for high in range(5):
@@ -147,20 +202,31 @@ def _reach(qi, cls, sigma, R, dealer, reach, work):
 
 
 @jit
-def _deal_points(R, seed, index, stream, play_pids, play_params, scratch_o, p, rng, rngs, work,
-                 si, err, dealer, points, cls, empty, steps):
-    """Deal ``index`` of ``stream``; each seat's hand class; ``points[pitcher, seat]``."""
+def _deal(R, seed, index, stream, play_pids, play_params, scratch_o, p, rng, rngs, work, si,
+          err, states, outlook, win, points, owners, scores, after, pay, cls, empty, steps,
+          buckets):
+    """Deal ``index`` of ``stream`` at a score state drawn from ``states`` (scores, then
+    the dealer): each seat's private class into ``cls`` and every outcome's payoffs into
+    ``pay`` (``_payoffs``); returns the dealer, or -1 after an illegal card."""
     n = R[R_PLAYERS]
     seed_stream(rng, seed, index, stream)
     K.deal_for_solver(R, rng, si, scratch_o, empty)
+    state = states[below(rng, states.shape[0])]
+    for s in range(n):
+        scores[s] = state[s]
+    dealer = state[n]
     deck = 52 + R[R_JOKER]
     for s in range(n):
-        cls[s] = A.hand_class(si[K.I_DEALT + s], n, deck, R[R_JOKER], R[R_LOW_CAPTURED], steps)
+        hand = A.hand_class(si[K.I_DEALT + s], n, deck, R[R_JOKER], R[R_LOW_CAPTURED], steps)
+        score = A.score_class(scores, s, n, R[R_TARGET], buckets)
+        cls[s] = A.private_class(hand, score, buckets)
     for pitcher in range(n):
         if not K.points_if_pitching(R, scratch_o, p, rng, work, si, play_pids, play_params,
-                                    rngs, err, dealer, pitcher, points[pitcher], empty):
-            return False
-    return True
+                                    rngs, err, dealer, pitcher, points[pitcher],
+                                    owners[pitcher], empty):
+            return -1
+    _payoffs(R, scores, points, owners, outlook, win, pay, after)
+    return dealer
 
 
 @jit
@@ -179,14 +245,14 @@ def _action_values(qi, high, place, n, R, value, sigma_row, q):
 
 
 @jit(nrt=True)
-def _seat_regrets(seat, points, cls, sigma, R, dealer, regret, average, weight, reach, value,
+def _seat_regrets(seat, pay, cls, sigma, R, dealer, regret, average, weight, reach, value,
                   work, q):
     """Add seat ``seat``'s counterfactual regrets of one deal to ``regret`` and its
     reach-weighted strategy to ``average``; returns nothing."""
     n = R[R_PLAYERS]
     qi = (seat - dealer - 1 + n) % n
     _reach(qi, cls, sigma, R, dealer, reach, work)
-    _values(seat, qi, points, cls, sigma, R, dealer, value, work)
+    _values(seat, qi, pay, cls, sigma, R, dealer, value, work)
     for high in range(5):
         row = A.infoset(cls[seat], qi, high, n)
         for place in range(-1, qi):
@@ -204,57 +270,61 @@ def _seat_regrets(seat, points, cls, sigma, R, dealer, regret, average, weight, 
 def _scratch(n_params, n):
     o, p, rng, rngs, work, si = K.new_scratch(n_params)
     size = 5 * (n + 1) * 2
-    return (o, p, rng, rngs, work, si, np.zeros((n, n), np.int64), np.zeros(n, np.int64),
-            np.zeros(size), np.zeros(size), np.zeros(size), np.zeros(A.ACTIONS),
-            np.empty((0, 1), np.int64))
+    return (o, p, rng, rngs, work, si, np.zeros((n, n), np.int64),
+            np.zeros((n, C.N_POINTS), np.int64), np.zeros(n, np.int64), np.zeros(n, np.int64),
+            np.zeros((n + 1, 5, n)), np.zeros(n, np.int64), np.zeros(size), np.zeros(size),
+            np.zeros(size), np.zeros(A.ACTIONS), np.empty((0, 1), np.int64))
 
 
 @jit(parallel=True)
-def train_batch(seed, first, count, R, play_pids, play_params, sigma, weight, d_regret,
-                d_average, err, steps):
+def train_batch(seed, first, count, R, play_pids, play_params, states, outlook, win, sigma,
+                weight, d_regret, d_average, err, steps, buckets):
     """Deals ``first .. first + count - 1``: block b's regret and average increments
     into ``d_regret[b]``, ``d_average[b]``."""
     n = R[R_PLAYERS]
     blocks = d_regret.shape[0]
     for b in prange(blocks):
-        o, p, rng, rngs, work, si, points, cls, reach, value, tmp, q, empty = _scratch(
-            play_params.shape[1], n)
+        (o, p, rng, rngs, work, si, points, owners, scores, after, pay, cls, reach, value, tmp,
+         q, empty) = _scratch(play_params.shape[1], n)
         for i in range(d_regret.shape[1]):
             for a in range(d_regret.shape[2]):
                 d_regret[b, i, a] = 0.0
                 d_average[b, i, a] = 0.0
         for k in range(b * count // blocks, (b + 1) * count // blocks):
-            index = first + k
-            dealer = index % n
-            if not _deal_points(R, seed, index, TRAIN_STREAM, play_pids, play_params, o, p,
-                                rng, rngs, work, si, err, dealer, points, cls, empty, steps):
+            dealer = _deal(R, seed, first + k, TRAIN_STREAM, play_pids, play_params, o, p, rng,
+                           rngs, work, si, err, states, outlook, win, points, owners, scores,
+                           after, pay, cls, empty, steps, buckets)
+            if dealer < 0:
                 break
             for seat in range(n):
-                _seat_regrets(seat, points, cls, sigma, R, dealer, d_regret[b], d_average[b],
+                _seat_regrets(seat, pay, cls, sigma, R, dealer, d_regret[b], d_average[b],
                               weight, reach, value, tmp, q)
 
 
 @jit(parallel=True)
-def evaluate(seed, first, count, R, play_pids, play_params, sigma, best, q_sum, gains, err,
-             steps):
-    """Held-out deals ``first .. first + count - 1``: with ``best`` empty, each seat's action values
-    summed per information set into ``q_sum[seat]``; with ``best`` (the best response's
-    action per seat and information set), each deal's gain of the best response over
-    ``sigma`` per seat into ``gains[deal, seat]``."""
+def evaluate(seed, first, count, R, play_pids, play_params, states, outlook, win, sigma, best,
+             q_sum, g_sq, gains, err, steps, buckets):
+    """Held-out deals ``first .. first + count - 1``: with ``best`` empty, the reach-
+    weighted action values summed per information set into ``q_sum[block]`` (every seat
+    pooled: a place's best response is every seat's) and the squares of their gains over
+    ``sigma`` into ``g_sq[block]``; with ``best`` (the best response's action per
+    information set), each deal's gain of the best response over ``sigma`` per seat into
+    ``gains[deal, seat]``."""
     n = R[R_PLAYERS]
     blocks = 16
     for b in prange(blocks):
-        o, p, rng, rngs, work, si, points, cls, reach, value, tmp, q, empty = _scratch(
-            play_params.shape[1], n)
+        (o, p, rng, rngs, work, si, points, owners, scores, after, pay, cls, reach, value, tmp,
+         q, empty) = _scratch(play_params.shape[1], n)
         for k in range(b * count // blocks, (b + 1) * count // blocks):
-            dealer = k % n
-            if not _deal_points(R, seed, first + k, EVAL_STREAM, play_pids, play_params, o, p, rng,
-                                rngs, work, si, err, dealer, points, cls, empty, steps):
+            dealer = _deal(R, seed, first + k, EVAL_STREAM, play_pids, play_params, o, p, rng,
+                           rngs, work, si, err, states, outlook, win, points, owners, scores,
+                           after, pay, cls, empty, steps, buckets)
+            if dealer < 0:
                 break
             for seat in range(n):
                 qi = (seat - dealer - 1 + n) % n
                 _reach(qi, cls, sigma, R, dealer, reach, tmp)
-                _values(seat, qi, points, cls, sigma, R, dealer, value, tmp)
+                _values(seat, qi, pay, cls, sigma, R, dealer, value, tmp)
                 gain = 0.0
                 for high in range(5):
                     row = A.infoset(cls[seat], qi, high, n)
@@ -265,17 +335,19 @@ def evaluate(seed, first, count, R, play_pids, play_params, sigma, best, q_sum, 
                         mean = _action_values(qi, high, place, n, R, value, sigma[row], q)
                         if best.shape[0] == 0:
                             for a in range(A.ACTIONS):
-                                q_sum[b, seat, row, a] += w * q[a]
+                                q_sum[b, row, a] += w * q[a]
+                                g_sq[b, row, a] += (w * (q[a] - mean)) ** 2
                         else:
-                            gain += w * (q[best[seat, row]] - mean)
+                            if best[row] >= 0:
+                                gain += w * (q[best[row]] - mean)
                 if best.shape[0] > 0:
                     gains[k, seat] = gain
 
 
-def _legal_mask(rules: Rules, n: int, steps: int) -> np.ndarray:
+def _legal_mask(rules: Rules, n: int, classes: int) -> np.ndarray:
     R = pack(rules)
-    mask = np.zeros((A.hands(steps) * n * A.HIGHS, A.ACTIONS), np.int64)
-    for cls in range(A.hands(steps)):
+    mask = np.zeros((classes * n * A.HIGHS, A.ACTIONS), np.int64)
+    for cls in range(classes):
         for place in range(n):
             for high in range(A.HIGHS):
                 row = int(A.infoset(cls, place, high, n))
@@ -284,72 +356,142 @@ def _legal_mask(rules: Rules, n: int, steps: int) -> np.ndarray:
     return mask
 
 
+def score_model(rules: Rules, seed: int, win: bool, games: int = VALUE_GAMES
+                ) -> tuple[np.ndarray, np.ndarray]:
+    """From ``games`` self-play games of ``strength+greedy``: the outlook of a match
+    score by a seat's distance ``d`` to the target and its nearest rival's ``r`` (both
+    cut at ``target``), ``table[d - 1, r - 1]``: the share of games a seat won from
+    there (``win``), or else what its margin gained from there to the end, with
+    ``PRIOR`` pseudo-games at 1/n (at 0) per cell; and every deal's score state (scores,
+    then the dealer; int64 rows)."""
+    from analysis.runs import simulate
+    n, target = rules.players, rules.target
+    sim = simulate("pitch", games, seed=seed, rules=rules.to_json(), detail=True,
+                   strategies=["all=strength+greedy"])
+    deals = sim.table("deals").sort_values(["match", "deal", "seat"])
+    before = (deals["score_after"] - deals["deal_score"]).to_numpy(np.int64).reshape(-1, n)
+    dealer = deals["dealer"].to_numpy(np.int64)[::n]
+    match = deals["match"].to_numpy(np.int64)[::n]
+    seats = sim.table("seats").sort_values(["match", "seat"])
+    if win:
+        outcome = seats["win"].to_numpy(np.float64).reshape(-1, n)[match]
+    else:
+        outcome = _margins(seats["score"].to_numpy(np.float64).reshape(-1, n)[match]
+                           - before)
+    distance = np.clip(target - before, 1, target)
+    total, count = np.zeros((target, target)), np.zeros((target, target))
+    for s in range(n):
+        rival = np.delete(distance, s, axis=1).min(axis=1)
+        np.add.at(total, (distance[:, s] - 1, rival - 1), outcome[:, s])
+        np.add.at(count, (distance[:, s] - 1, rival - 1), 1)
+    table = (total + PRIOR * (1 / n if win else 0.0)) / (count + PRIOR)
+    if n == 2:                # zero-sum: one seat's outlook is the other's complement
+        table = (table + (1 if win else 0) - table.T) / 2
+    return table, np.column_stack([before, dealer])
+
+
+def _margins(scores: np.ndarray) -> np.ndarray:
+    """Each seat's score less the mean of the others' (rows of seats)."""
+    n = scores.shape[1]
+    return scores - (scores.sum(axis=1, keepdims=True) - scores) / (n - 1)
+
+
 class PitchSolver(DealSampledCFR):
     game = "pitch"
-    method = ("Monte Carlo CFR over deals (chance sampling, 4,096 deals an iteration), the "
-              "bidding around each seat evaluated exactly against the others' current "
-              "strategies; Linear CFR weights; payoff: the deal's score less the others' "
-              "mean, the card play by greedy")
-    default_iterations = 500
+    method = ("Monte Carlo CFR over deals (chance sampling, 4,096 deals an iteration) at "
+              "match scores from self-play, the bidding around each seat evaluated exactly "
+              "against the others' current strategies; Linear CFR weights; payoff: {}, by "
+              "the rules where the deal ends the game, else by an outlook table of "
+              "self-play games; the card play by greedy")
+    units = {False: "final margin (own score less the others' mean)",
+             True: "chance of winning the game"}
+    default_iterations = 2000
 
-    def __init__(self, rules: Rules, seed: int, strength_steps: int = A.STRENGTH):
-        if not (isinstance(strength_steps, int) and 1 <= strength_steps <= 100):
-            raise BidlabError(f"pitch strength_steps={strength_steps!r}: give a whole number "
-                              f"in 1..100 (default {A.STRENGTH})")
+    def __init__(self, rules: Rules, seed: int, strength_steps: int = A.STRENGTH,
+                 score_buckets: int = A.SCORE_BUCKETS, win: int = 0):
+        for name, v, hi, default in (("strength_steps", strength_steps, 100, A.STRENGTH),
+                                     ("score_buckets", score_buckets, 30, A.SCORE_BUCKETS),
+                                     ("win", win, 1, 0)):
+            if not (isinstance(v, int) and 1 <= v <= hi):
+                raise BidlabError(f"pitch {name}={v!r}: give a whole number in {min(1, hi - 1)}..{hi} "
+                                  f"(default {default})")
         self.rules = rules
         self.n = rules.players
         self.seed = seed
-        self.steps = self.table_setting = strength_steps
-        self.settings = {"strength_steps": strength_steps}
+        self.steps, self.buckets = strength_steps, score_buckets
+        self.table_settings = (strength_steps, score_buckets)
+        self.settings = {"strength_steps": strength_steps, "score_buckets": score_buckets,
+                         "win": win}
+        self.win = bool(win)
+        self.method = self.method.format(self.units[self.win])
+        self.unit = self.units[self.win] + ", per seat and deal"
         self.R = pack(rules)
-        self.abstraction: Abstraction = A.abstraction(rules, strength_steps)
-        self.start(_legal_mask(rules, self.n, strength_steps))
+        self.abstraction: Abstraction = A.abstraction(rules, strength_steps, score_buckets, win)
+        self.start(_legal_mask(rules, self.n, A.hands(strength_steps, score_buckets)))
         seats = assign_seats(SP.STRATEGIES, self.n, ["all=passive+greedy"])
         self.play_ids, self.play_params = seats.ids("play"), seats.params("play")
+        self.outlook, self.states = score_model(rules, seed, self.win)
+
+    def _args(self) -> tuple:
+        return (self.R, self.play_ids, self.play_params, self.states, self.outlook, self.win)
 
     def increments(self, first: int, count: int, blocks: int, sigma: np.ndarray):
         d_regret = np.zeros((blocks, *self.legal.shape))
         d_average = np.zeros_like(d_regret)
         err = new_errors(1)
-        train_batch(np.uint64(self.seed), first, count, self.R, self.play_ids,
-                    self.play_params, sigma, 1.0, d_regret, d_average, err, self.steps)
+        train_batch(np.uint64(self.seed), first, count, *self._args(), sigma, 1.0, d_regret,
+                    d_average, err, self.steps, self.buckets)
         raise_on(err, self.game)
         return d_regret, d_average
 
     def exploitability(self, probabilities: np.ndarray) -> dict[str, Any]:
-        """Per seat, the gain of a best response in the abstract game over the
-        solution, per deal: the best response is chosen on ``HELD_OUT`` held-out deals
-        (the best call per information set, given them exactly), and its gain measured
-        on ``HELD_OUT`` other held-out deals, so that the noise of the choice does not
-        count as gain (it can then fall below 0, where no deviation the first deals
-        suggest pays on the others). ``in_sample``: the same best response's gain on
-        the deals it was chosen on, an optimistic figure. The figure is the mean over
-        seats; each seat's is reported too."""
+        """Per seat, the gain of a best response in the abstract game over the solution,
+        per deal, bracketed on held-out deals (never the training deals).
+
+        The best response is chosen on ``HELD_OUT`` held-out deals (every seat's visits
+        pooled: the game looks the same from every seat at a place), where the action
+        values of every information set are known exactly. ``in_sample`` is its gain on
+        those deals: the exact best response of that sample, which is optimistic (it
+        also exploits the sample's luck, and more so the more information sets there
+        are), so an upper estimate. The figure ``value`` is the gain of a cautious best
+        response, which leaves the solution only where its best action's gain on the
+        first deals is ``Z`` standard errors above 0, played at every information set at
+        once on ``HELD_OUT`` other held-out deals: any fixed deviation's gain is at most
+        the best response's, so this is a lower estimate, with its 95% interval over
+        deals. The figure is the mean over seats; each seat's is reported too."""
         n, rows = self.n, self.legal.shape[0]
         err = new_errors(1)
-        q_sum = np.zeros((16, n, rows, A.ACTIONS))
-        no_best = np.zeros((0, rows), np.int64)
+        q_sum = np.zeros((16, rows, A.ACTIONS))
+        g_sq = np.zeros_like(q_sum)
+        no_best = np.zeros(0, np.int64)
         gains = np.zeros((HELD_OUT, n))
-        evaluate(np.uint64(self.seed), 0, HELD_OUT, self.R, self.play_ids, self.play_params,
-                 probabilities, no_best, q_sum, gains, err, self.steps)
+        evaluate(np.uint64(self.seed), 0, HELD_OUT, *self._args(), probabilities, no_best,
+                 q_sum, g_sq, gains, err, self.steps, self.buckets)
         raise_on(err, self.game)
-        q = q_sum.sum(axis=0)
-        own = (q * probabilities[None]).sum(axis=2)
-        q = np.where(self.legal[None] > 0, q, -np.inf)
-        best = q.argmax(axis=2).astype(np.int64)
-        in_sample = float((q.max(axis=2) - own).sum() / HELD_OUT / n)
-        evaluate(np.uint64(self.seed), HELD_OUT, HELD_OUT, self.R, self.play_ids,
-                 self.play_params, probabilities, best, q_sum, gains, err, self.steps)
+        q, spread = q_sum.sum(axis=0), g_sq.sum(axis=0)
+        gain = np.where(self.legal > 0, q - (q * probabilities).sum(axis=1, keepdims=True),
+                        -np.inf)
+        top = gain.argmax(axis=1)
+        top_gain = gain[np.arange(rows), top]
+        in_sample = float(np.maximum(top_gain, 0).sum() / HELD_OUT / n)
+        sure = top_gain > Z * np.sqrt(spread[np.arange(rows), top])
+        # -1: keep the solution's own mix there
+        best = np.where(sure, top, -1).astype(np.int64)
+        evaluate(np.uint64(self.seed), HELD_OUT, HELD_OUT, *self._args(), probabilities, best,
+                 q_sum, g_sq, gains, err, self.steps, self.buckets)
         raise_on(err, self.game)
         per_deal = gains.mean(axis=1)
         half = 1.96 * per_deal.std(ddof=1) / np.sqrt(per_deal.size)
         seats = gains.mean(axis=0)
         return {"value": float(per_deal.mean()), "ci_low": float(per_deal.mean() - half),
-                "ci_high": float(per_deal.mean() + half), "unit": "deal points per seat",
+                "ci_high": float(per_deal.mean() + half), "unit": self.unit,
                 "per_seat": [float(x) for x in seats], "deals": HELD_OUT,
-                "in_sample": in_sample, "best_response_chosen_on": HELD_OUT}
+                "in_sample": in_sample, "best_response_chosen_on": HELD_OUT,
+                "deviations": int(sure.sum())}
 
 
 def make_solver(rules: Rules, seed: int, **settings) -> PitchSolver:
-    """``settings``: ``strength_steps`` (hand-strength steps of the abstraction)."""
+    """``settings``: ``strength_steps`` (hand-strength steps of the abstraction),
+    ``score_buckets`` (its distance-to-target buckets) and ``win`` (1: maximize the
+    chance of winning the game instead of the final margin)."""
     return PitchSolver(rules, seed, **settings)

@@ -8,17 +8,22 @@ An information set is
   last step takes everything above); how many trumps it holds (1, 2, 3, 4 or more, the
   joker counted); whether it holds that suit's ace or king (high, P9); whether it holds
   its jack (P11). Low and game are in the expected points, not kept apart;
+- the match score (P16, P17): how far the bidder is from the target, and how far the
+  nearest rival is, each 1, 2, .. ``buckets - 1`` points or ``buckets`` and more
+  (default ``SCORE_BUCKETS`` = 5: 4 points is the most a 52-card deal brings one
+  player, so "5 and more" cannot go out this deal);
 - its place in the speaking order (0 first after the dealer, ``players - 1`` the
   dealer, who alone may hold, P3);
 - the highest bid so far (0 none, 1..4).
 
 Dropped: the other cards (beyond what the expected points count), who holds the high
-bid, and the match score: a solution of one deal (version 1).
+bid, which rival is nearest, and the other rivals' scores.
 Actions: pass, bid 1..4, hold (``ACTIONS``); which are legal depends only on the place
 and the highest bid (and the rules ``min_bid``, ``dealer_hold``), so on the
-information set. Size: ``hands(steps) x players x 5`` information sets of 6 actions
-(``steps``: a setting of the solve, kept in the table's header, so a coarser or finer
-abstraction is played by the same compiled policy).
+information set. Size: ``hands(steps, buckets) x players x 5`` information sets of 6
+actions (``steps`` and ``buckets``: settings of the solve, kept in the table's header, so
+a coarser or finer abstraction is played by the same compiled policy; ``buckets`` = 1 is
+a score-blind solution).
 """
 
 from __future__ import annotations
@@ -33,10 +38,12 @@ from sim.jit import jit
 from sim.rng import uniform
 from sim.rules import Rules
 
-NAME = "pitch-deal-strength"
-VERSION = 1
+NAME = "pitch-strength-score"
+VERSION = 2
 STRENGTH, RANGE = 12, 4.2
 """The default hand-strength steps, and the expected points they cover."""
+SCORE_BUCKETS = 5
+"""The default distance-to-target buckets (for the bidder and for the nearest rival)."""
 COUNTS = 4
 HIGHS = 5
 PASS_A, HOLD_A = 0, 5
@@ -44,16 +51,21 @@ ACTIONS = 6
 """Action a: 0 pass, 1..4 a bid of a, 5 hold."""
 
 
-def hands(steps: int) -> int:
-    """Hand classes with ``steps`` strength steps."""
-    return steps * COUNTS * 2 * 2
+def hands(steps: int, buckets: int = 1) -> int:
+    """Private classes (hand and score) with ``steps`` strength steps and ``buckets``
+    distance buckets."""
+    return steps * COUNTS * 2 * 2 * buckets * buckets
 
 
-def abstraction(rules: Rules, strength_steps: int = STRENGTH) -> Abstraction:
-    steps = strength_steps
-    return Abstraction(NAME, VERSION, hands(steps) * rules.players * HIGHS, ACTIONS,
+def abstraction(rules: Rules, strength_steps: int = STRENGTH,
+                score_buckets: int = SCORE_BUCKETS, win: int = 0) -> Abstraction:
+    """``win``: 1 for a solution that maximizes the chance of winning the game rather
+    than the final margin (the same layout; another solution)."""
+    steps, buckets = strength_steps, score_buckets
+    return Abstraction(NAME, VERSION, hands(steps, buckets) * rules.players * HIGHS, ACTIONS,
                        {"strength_steps": steps, "step": round(RANGE / steps, 6),
-                        "trump_counts": COUNTS, "places": rules.players, "high_bids": HIGHS})
+                        "trump_counts": COUNTS, "score_buckets": buckets,
+                        "places": rules.players, "high_bids": HIGHS, "win": win})
 
 
 @jit
@@ -68,6 +80,23 @@ def hand_class(hand, n, deck_size, joker_game, low_captured, steps):
     top = 1 if cards >> np.int64(11) else 0                       # K or A of the suit
     jack = 1 if cards & np.int64(1 << C.JACK_RANK) else 0
     return ((strength * COUNTS + min(max(count, 1), COUNTS) - 1) * 2 + top) * 2 + jack
+
+
+@jit
+def score_class(scores, seat, n, target, buckets):
+    """The match score's class, 0..buckets**2 - 1: the distances to the target of
+    ``seat`` and of the nearest other seat, each cut at ``buckets``."""
+    rival = target
+    for s in range(n):
+        if s != seat:
+            rival = min(rival, target - scores[s])
+    me = target - scores[seat]
+    return ((min(max(me, 1), buckets) - 1) * buckets + min(max(rival, 1), buckets) - 1)
+
+
+@jit
+def private_class(hand_cls, score_cls, buckets):
+    return hand_cls * buckets * buckets + score_cls
 
 
 @jit
@@ -94,16 +123,19 @@ def call_of(a):
 
 
 @jit
-def observed_infoset(o, steps):
+def observed_infoset(o, steps, buckets):
     n = o[O.PLAYERS]
     place = (o[O.SEAT] - o[O.DEALER] - 1 + n) % n
     cls = hand_class(o[O.HAND], n, T.count(o[O.DECK]), o[O.JOKER], o[O.LOW_CAPTURED], steps)
-    return infoset(cls, place, o[O.HIGH_BID], n)
+    score = score_class(o[O.SCORES:O.SCORES + n], o[O.SEAT], n, o[O.TARGET], buckets)
+    return infoset(private_class(cls, score, buckets), place, o[O.HIGH_BID], n)
 
 
 @jit
 def solved_bid(o, rng, table, base):
     """The solution's call: an action drawn from its information set's row (the
-    strength steps it was solved with are in the table's header)."""
+    strength steps and score buckets it was solved with are in the table's header)."""
     steps = np.int64(table[base + T_SETTING])
-    return call_of(table_action(table, base, observed_infoset(o, steps), uniform(rng)))
+    buckets = np.int64(table[base + T_SETTING + 1])
+    return call_of(table_action(table, base, observed_infoset(o, steps, buckets),
+                                uniform(rng)))

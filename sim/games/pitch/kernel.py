@@ -380,11 +380,12 @@ def deal_for_solver(R, rng, si, o, empty):
 
 @jit
 def points_if_pitching(R, o, p, rng, work, si, play_pids, play_params, rngs, err, dealer,
-                       pitcher, points, empty):
+                       pitcher, points, owners, empty):
     """The points (P9-P13) each seat wins in the deal of ``deal_for_solver`` when
-    ``pitcher`` pitches and every seat plays its play policy, into ``points[s]``: the
-    solver's payoffs (the play does not depend on the contract, only on the pitcher).
-    Returns False after an illegal card (``err`` says which)."""
+    ``pitcher`` pitches and every seat plays its play policy, into ``points[s]``, and who
+    won each point into ``owners`` (``core.N_POINTS``, -1 where none): the solver's
+    payoffs (the play does not depend on the contract, only on the pitcher). Returns
+    False after an illegal card (``err`` says which)."""
     n = R[R_PLAYERS]
     for s in range(n):
         si[I_HANDS + s] = si[I_DEALT + s]
@@ -401,8 +402,9 @@ def points_if_pitching(R, o, p, rng, work, si, play_pids, play_params, rngs, err
     for s in range(n):
         points[s] = 0
     for i in range(C.N_POINTS):
-        if si[I_OWNERS + i] >= 0:
-            points[si[I_OWNERS + i]] += 1
+        owners[i] = si[I_OWNERS + i]
+        if owners[i] >= 0:
+            points[owners[i]] += 1
     return True
 
 
