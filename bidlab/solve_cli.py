@@ -12,6 +12,8 @@ examples:
   bidlab simulate fpsb --rule players=3 --strategy all=solved
   bidlab solve pitch --setting strength_steps=6      # a coarser abstraction
   bidlab tournament pitch solved+greedy solved:strength_steps=6+greedy -n 20000
+  bidlab solve pitch --setting win=1                 # for the chance of winning the game
+  bidlab tournament pitch solved:win=1+greedy strength+greedy -n 20000
 
 A solve writes its solution where the `solved` policy finds it ($BIDLAB_SOLUTIONS, else
 ~/.local/share/bidlab/solutions, named by a digest of the rules and the abstraction),
@@ -48,8 +50,10 @@ def add_parser(sub, seed_and_rules, no_progress) -> None:
                    "(tcp://host:8786)")
     p.add_argument("--setting", action="append", metavar="KEY=VALUE",
                    help="an abstraction setting, for a coarser or finer solution (pitch: "
-                        "strength_steps=N, default 12; play it with solved:strength_steps=N); "
-                        "repeatable")
+                        "strength_steps=N, default 12; score_buckets=N, default 5, 1 is blind "
+                        "to the score; win=1 maximizes the chance of winning the game instead "
+                        "of the final margin; play it with solved:strength_steps=N and so "
+                        "on); repeatable")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     no_progress(p, "no progress bar")
 

@@ -409,11 +409,11 @@ class PitchSolver(DealSampledCFR):
 
     def __init__(self, rules: Rules, seed: int, strength_steps: int = A.STRENGTH,
                  score_buckets: int = A.SCORE_BUCKETS, win: int = 0):
-        for name, v, hi, default in (("strength_steps", strength_steps, 100, A.STRENGTH),
-                                     ("score_buckets", score_buckets, 30, A.SCORE_BUCKETS),
-                                     ("win", win, 1, 0)):
-            if not (isinstance(v, int) and 1 <= v <= hi):
-                raise BidlabError(f"pitch {name}={v!r}: give a whole number in {min(1, hi - 1)}..{hi} "
+        for name, v, lo, hi, default in (
+                ("strength_steps", strength_steps, 1, 100, A.STRENGTH),
+                ("score_buckets", score_buckets, 1, 30, A.SCORE_BUCKETS), ("win", win, 0, 1, 0)):
+            if not (isinstance(v, int) and lo <= v <= hi):
+                raise BidlabError(f"pitch {name}={v!r}: give a whole number in {lo}..{hi} "
                                   f"(default {default})")
         self.rules = rules
         self.n = rules.players
