@@ -130,3 +130,194 @@ def test_the_walk_from_a_consistent_deal_samples_what_rejection_samples():
                        [by_walk.count(v) for v in values]])
     counts = counts[:, counts.sum(axis=0) >= 10]
     assert chi2_contingency(counts).pvalue > 0.001
+
+
+# -- solved callers: their calls' probabilities weigh the hidden hands ----------------
+
+SOLVED_MOMENTS = {
+    # traced (seed 3, tour 4, deal 0, all=solved+greedy): seat 1 named club_tricks first
+    "shipped": {"hand": "2D 4D 6D 8D TD KD 2H 4H 6H 9H 2S JS KS", "seat": 2,
+                "calls": "club_tricks"},
+    "random": {"hand": "AS KS 7S 2S AH 9H 4H KD 8D 3D QC 6C 2C", "seat": 2,
+               "calls": "most_tricks,club_tricks"},
+}
+"""Seat 2's turn after one or two announcements (dealer 0 or 3), with the shipped
+solution or a random one (``_random_table``)."""
+
+
+def _random_table(seed):
+    """A stacked solution table (every seat the same) whose rows are random over all six
+    actions, the illegal ones included (they fall back to the first type allowed), the
+    better ranked new types more likely: calls far from certain, and dependent on the
+    hand."""
+    from sim.cfr import pack_table, stack_tables
+    from sim.games.vybory import abstraction as A
+
+    probs = np.random.default_rng(seed).dirichlet([8, 4, 2, 1, 1, 1], A.INFOSETS)
+    return stack_tables([pack_table(probs, A.VERSION)] * 4)
+
+
+def _solved_setup(which):
+    """(policies, situation, (ids, params, table), own hand mask) with every seat
+    playing ``solved``: the shipped solution, or ``_random_table``'s."""
+    from analysis.runs import policy_arrays, seat_strategies
+    from sim.games.vybory import rollout as RO
+
+    rules = make_rules("vybory", {})
+    seats = seat_strategies("vybory", rules, ["all=solved+greedy"])
+    policies = policy_arrays("vybory", seats)
+    ids, params, table, _, _ = RO.policy_arrays(policies)
+    if which == "random":
+        table = _random_table(1)
+    s = parse(rules, SOLVED_MOMENTS[which])
+    return policies, s, (ids, params, table), sum(1 << c for c in s.hand)
+
+
+def _reference_likelihood(table, s, hands):
+    """The product over the callers of ``s`` of the solution's probability of the call
+    each made, read off the table's probabilities (``unpack_table``) at the row of the
+    abstraction's key, not through ``call_probability``."""
+    from sim.cfr import T_ACTIONS, T_HEADER, seat_start
+    from sim.games.vybory import abstraction as A
+
+    named, like = np.zeros(4, np.int64), 1.0
+    for k, t in enumerate(s.calls):
+        q = (s.dealer + 1 + k) % 4
+        base = int(seat_start(table, q))
+        actions = int(table[base + T_ACTIONS])
+        row, types = A.key(A.NO_WORTHS, np.int64(hands[q]), 0, named.copy(), q, k)
+        at = base + T_HEADER + row * actions
+        probs = np.diff(table[at:at + actions], prepend=0.0)       # as unpack_table
+        fallback = min(c for c in range(1, 9) if not named[q] >> c & 1)
+        like *= sum(probs[a] for a in range(actions) if (types[a] or fallback) == t)
+        named[q] |= 1 << t
+    return like
+
+
+def _clubs(mask):
+    return bin(int(mask) & ((1 << 13) - 1)).count("1")
+
+
+def _chi2_pvalue(a, b):
+    """The p-value of a chi-square test that samples ``a`` and ``b`` come from one
+    distribution (values seen fewer than 10 times dropped)."""
+    from scipy.stats import chi2_contingency
+
+    values = sorted(set(a) | set(b))
+    counts = np.array([[a.count(v) for v in values], [b.count(v) for v in values]])
+    return chi2_contingency(counts[:, counts.sum(axis=0) >= 10]).pvalue
+
+
+@pytest.mark.parametrize("which", ["shipped", "random"])
+def test_solved_callers_weigh_the_hidden_hands_by_their_calls_probabilities(which):
+    """V2, V3: with every seat playing ``solved``, the rollouts' hidden hands are the
+    uniform deals weighted by the product ``L`` of the solution's probabilities of the
+    calls made (each deal accepted with probability ``L``, so the rollouts stay equally
+    weighted). Against an independent reference (numpy deals, each kept with the
+    probability read off the table by ``_reference_likelihood``), the clubs of seat 1 (a
+    caller: club_tricks) have the same distribution (a chi-square of the two samples).
+    Dealt unconditioned, or (random table) accepted wherever ``L > 0``, they differ."""
+    from sim.games.vybory import kernel as K
+    from sim.games.vybory import rollout as RO
+
+    policies, s, (ids, params, table), own = _solved_setup(which)
+    infer = RO._infer_seats(policies, s)
+    callers = {(s.dealer + 1 + k) % 4 for k in range(len(s.calls))}
+    assert infer == sum(1 << q for q in callers)
+    n = 1500
+    gen = np.random.default_rng(11)
+    rest = np.array([c for c in range(52) if not own >> c & 1])
+    reference, possible = [], []
+    for _ in range(200_000):
+        cards = gen.permutation(rest)
+        hands = [own] * 4
+        for i, q in enumerate(q for q in range(4) if q != s.seat):
+            hands[q] = sum(1 << int(c) for c in cards[13 * i:13 * i + 13])
+        like = _reference_likelihood(table, s, hands)
+        if like > 0 and len(possible) < n:
+            possible.append(_clubs(hands[1]))
+        if gen.random() < like:
+            reference.append(_clubs(hands[1]))
+            if len(reference) == n:
+                break
+    assert len(reference) == n
+
+    forced = np.array(s.calls, np.int64)
+    o, p, rng, rngs, work, si = K.new_scratch(params.shape[1])
+    fixed = np.full((1, 4), -1, np.int64)
+    fixed[0, s.seat] = own
+    deal_rng, chain_rng = np.zeros(4, np.uint64), np.zeros(4, np.uint64)
+    no_start = np.zeros(0, np.int64)
+    rollouts, blind = [], []
+    for r in range(n):
+        for bits, out in ((infer, rollouts), (0, blind)):
+            assert RO._hidden_hands(np.uint64(3), r, ids, params, table, s.seat, 0, s.dealer,
+                                    forced, len(s.calls), bits, no_start, o, p, rng, rngs, si,
+                                    fixed, deal_rng, chain_rng) == 1
+            out.append(_clubs(si[K.I_DEALT + 1]))
+        if r < 50:                          # call_probability reads the table alike
+            hands = [int(si[K.I_DEALT + q]) for q in range(4)]
+            assert np.isclose(RO._likelihood(o, p, rng, si, ids, params, table, rngs, 0,
+                                             s.dealer, forced, len(s.calls), infer),
+                              _reference_likelihood(table, s, hands))
+
+    assert _chi2_pvalue(rollouts, reference) > 0.001
+    assert _chi2_pvalue(blind, reference) < 1e-6
+    if which == "random":
+        assert _chi2_pvalue(possible, reference) < 1e-6
+
+
+def test_the_walk_with_solved_callers_samples_what_rejection_samples():
+    """V2, V3: where rejection fails, the walk keeps a swap with probability min(1,
+    L(new) / L(old)), ``L`` the product of the solved callers' call probabilities
+    (Metropolis). On a moment where rejection works, with a solution whose calls are far
+    from certain, both give the same distribution of seat 1's clubs (a chi-square of
+    the two samples)."""
+    from sim.games.vybory import kernel as K
+    from sim.games.vybory import rollout as RO
+    from sim.rng import seed_stream
+
+    policies, s, (ids, params, table), own = _solved_setup("random")
+    infer = RO._infer_seats(policies, s)
+    forced = np.array(s.calls, np.int64)
+    o, p, rng, rngs, work, si = K.new_scratch(params.shape[1])
+    fixed = np.full((1, 4), -1, np.int64)
+    fixed[0, s.seat] = own
+    deal_rng, chain_rng = np.zeros(4, np.uint64), np.zeros(4, np.uint64)
+    no_start = np.zeros(0, np.int64)
+    by_rejection = []
+    for r in range(1500):
+        RO._hidden_hands(np.uint64(5), r, ids, params, table, s.seat, 0, s.dealer, forced, 2,
+                         infer, no_start, o, p, rng, rngs, si, fixed, deal_rng, chain_rng)
+        by_rejection.append(_clubs(si[K.I_DEALT + 1]))
+    start = np.zeros(4, np.int64)
+    assert RO._find_start(np.uint64(5), ids, params, table, own, s.seat, 0, s.dealer, forced,
+                          2, infer, start)
+    by_walk = []
+    for i in range(1500):
+        seed_stream(chain_rng, 5, i, RO.CHAIN_STREAM)
+        RO._walk(o, p, rng, si, ids, params, table, rngs, 0, s.dealer, forced, 2, infer,
+                 s.seat, start, chain_rng)
+        assert RO._likelihood(o, p, rng, si, ids, params, table, rngs, 0, s.dealer, forced,
+                              2, infer) > 0
+        by_walk.append(_clubs(si[K.I_DEALT + 1]))
+    assert _chi2_pvalue(by_rejection, by_walk) > 0.001
+
+
+def test_bid_ev_conditions_on_solved_callers(capsys):
+    """V2: ``bid-ev --strategy all=solved+greedy`` after an announcement by a ``solved``
+    seat deals its hand conditioned on that call, and says so."""
+    import json
+
+    from bidlab.cli import main
+
+    state = SOLVED_MOMENTS["shipped"]
+    argv = ["bid-ev", "vybory", "--hand", state["hand"], "--seat", "2",
+            "--state", f"calls={state['calls']}", "--strategy", "all=solved+greedy",
+            "--rollouts", "200", "--seed", "1"]
+    assert main([*argv, "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["situation"]["conditioned_seats"] == [1]
+    assert out["situation"]["conditioned"] == 1.0
+    assert main(argv) == 0
+    assert "seat(s) 1 dealt" in capsys.readouterr().out

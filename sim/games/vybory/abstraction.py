@@ -45,7 +45,7 @@ import hashlib
 import numpy as np
 
 from sim import tricks as T
-from sim.cfr import Abstraction, table_action
+from sim.cfr import T_ACTIONS, T_HEADER, Abstraction, table_action
 from sim.games.vybory import core as C
 from sim.games.vybory import obs as O
 from sim.games.vybory.rules import MAX_CALLS, N_TYPES, PLAYERS
@@ -206,15 +206,56 @@ def key(w, hand, alt, named, me, k):
 
 
 @jit
+def _fallback(o):
+    """The type ``solved`` names where its table plays an action that names none (an
+    illegal one): the first type the seat has not named."""
+    allowed = np.int64(ALL_TYPES) & ~o[O.NAMED + o[O.SEAT]]
+    for c in range(1, N_TYPES + 1):
+        if allowed >> c & 1:
+            return np.int64(c)
+    return np.int64(0)
+
+
+@jit
+def _infoset(o):
+    """(information set, the type each action names) of the seat asked in ``o``."""
+    return key(NO_WORTHS, o[O.HAND], o[O.ALT], o[O.NAMED:O.NAMED + PLAYERS], o[O.SEAT],
+               o[O.N_CALLS])
+
+
+@jit
 def solved_elect(o, rng, table, base):
     """The solution's announcement: an action drawn from its information set's row, as
     the type it names."""
-    row, types = key(NO_WORTHS, o[O.HAND], o[O.ALT],
-                     o[O.NAMED:O.NAMED + PLAYERS], o[O.SEAT], o[O.N_CALLS])
+    row, types = _infoset(o)
     t = types[table_action(table, base, row, uniform(rng))]
     if t == 0:             # a table that plays an illegal action: the first type allowed
-        allowed = np.int64(ALL_TYPES) & ~o[O.NAMED + o[O.SEAT]]
-        for c in range(1, N_TYPES + 1):
-            if allowed >> c & 1:
-                return np.int64(c)
+        return _fallback(o)
     return t
+
+
+@jit
+def call_probability(o, table, base, t):
+    """The probability that :func:`solved_elect` names type ``t`` in ``o``, the table
+    starting at ``table[base]``: the summed widths of the cumulative row's intervals
+    whose action names ``t`` (``table_action`` takes the first action whose cumulative
+    probability exceeds the draw, the last for a draw beyond them all), an action that
+    names none counting for the type it falls back to. Draws nothing."""
+    row, types = _infoset(o)
+    actions = np.int64(table[base + T_ACTIONS])
+    start = base + T_HEADER + row * actions
+    fallback = np.int64(-1)
+    total = 0.0
+    below = 0.0
+    for a in range(actions):
+        top = table[start + a] if a < actions - 1 else 1.0
+        width = top - below if top > below else 0.0
+        below = top if top > below else below
+        named = types[a]
+        if named == 0:
+            if fallback < 0:
+                fallback = _fallback(o)
+            named = fallback
+        if named == t:
+            total += width
+    return total

@@ -1,13 +1,26 @@
 """Bid-EV rollouts for vybory: play a deal on from an election situation.
 
+The hidden hands are dealt given the announcements so far, for the callers (``infer``:
+the seats before the asking one whose election policy is ``expected``, ``matcher`` or
+``solved``; ``_infer_seats``) as the posterior of a uniform deal: a deal's weight is
+``L``, the product over those callers of the probability that their policy makes each of
+their announcements on it (0 or 1 for the deterministic ``expected`` and ``matcher``;
+``solved``'s from its solution's table, ``abstraction.call_probability``). The other
+seats' calls are taken as made.
+
 Rollout ``r`` deals the hidden hands from stream 0 of ``(seed, r)`` (the asking seat's
-hand fixed), again and again while a seat with a deterministic election policy would not
-have made its announcements on them (``infer``). Where ``MAX_TRIES`` deals find none
-(long elections whose callers' hands are rare), the rollout walks instead from one
-consistent deal found beforehand (``_find_start``): ``CHAIN_SWAPS`` swaps of a card
-between two hidden hands drawn from ``(seed, r, CHAIN_STREAM)``, each kept only where
-every announcement is still made. The swap is its own inverse and as likely both ways, so
-the walk's stationary distribution is rejection's: uniform over the consistent deals.
+hand fixed), again and again until every caller of ``infer``, asked on the deal, makes
+its announcements (``_calls_agree``): a ``solved`` caller draws its call from the stream
+``(seed, r, CALL_STREAM + 1 + seat)``, so a deal is accepted with probability ``L``,
+which is rejection sampling from the posterior: exact, and every rollout weighs the
+same. Where ``MAX_TRIES`` deals find none (long elections whose callers' hands are
+rare), the rollout walks instead from one deal with ``L > 0`` found beforehand
+(``_find_start``): ``CHAIN_SWAPS`` tried swaps of a card between two hidden hands drawn
+from ``(seed, r, CHAIN_STREAM)``, each kept with probability ``min(1, L(new) /
+L(old))`` (Metropolis; the uniform drawn from the same stream, and only where that is
+strictly between 0 and 1: deterministic callers keep every swap that still makes every
+announcement, as before). The swap is its own inverse and as likely both ways, so the
+walk's stationary distribution is rejection's: the deals in proportion to ``L``.
 Then every candidate is played on the accepted deal: the announcements already made are
 replayed, the candidate is made, the policies announce on and play the deal
 (``kernel.play_tour``, one deal, streams ``(seed, r, stream)`` for every candidate:
@@ -21,15 +34,17 @@ from typing import Any
 import numpy as np
 
 from sim import harness as H
+from sim.cfr import seat_start
 from sim.errors import BidlabError
 from sim.game import Rollouts
 from sim.games.vybory import kernel as K
 from sim.games.vybory import obs as O
+from sim.games.vybory.abstraction import call_probability
 from sim.games.vybory.engine import check_policies, explain, policy_arrays
 from sim.games.vybory.rules import HAND, PLAYERS, pack
 from sim.games.vybory.situation import candidates, parse, type_names
 from sim.jit import jit, prange
-from sim.rng import DEAL_STREAM, below, seed_stream
+from sim.rng import DEAL_STREAM, below, seed_stream, uniform
 from sim.rules import Rules
 from strategies import vybory as SV
 
@@ -41,13 +56,26 @@ CHAIN_SWAPS = 400
 """Swaps a walk tries (rejected ones included)."""
 CHAIN_STREAM = 1 << 40
 """The stream of the walks' and the start's draws: far from any policy's."""
+CALL_STREAM = CHAIN_STREAM + 16
+"""``CALL_STREAM + k``: the streams ``rngs[k]`` of the draws of the callers asked in
+rejection (``solved``'s; the others draw nothing). Not the policies' own streams, which
+the deal's play reads from their start: a caller's later announcement must not reuse the
+draw that accepted its earlier one."""
 
 
 @jit
 def _calls_agree(o, p, rng, si, elect_pids, elect_params, table, rngs, d, dealer, forced,
                  n_before, infer):
     """Would the seats of ``infer`` (a bit set) make the announcements ``forced`` on the
-    hands just dealt into ``si``? The others' calls are taken as made."""
+    hands just dealt into ``si``? The others' calls are taken as made.
+
+    Each caller is asked as in play: a ``solved`` one draws its call with a fresh uniform
+    from its stream ``rngs[1 + seat]``, independent of the deal and of every other draw,
+    so it names ``forced[k]`` with exactly the solution's probability of that call
+    (``call_probability``), and the deal is accepted with probability ``L``, the
+    product of those (the announcements before ``k`` are shown as made, so each factor
+    is the probability given the history). A caller not asked after an earlier one
+    failed changes nothing: the deal is rejected whatever he would draw."""
     K._start_deal(o, d, dealer, si)
     for k in range(n_before):
         s = (dealer + 1 + k) % PLAYERS
@@ -60,6 +88,31 @@ def _calls_agree(o, p, rng, si, elect_pids, elect_params, table, rngs, d, dealer
                 return False
         K.announce(o, k, s, t)
     return True
+
+
+@jit
+def _likelihood(o, p, rng, si, elect_pids, elect_params, table, rngs, d, dealer, forced,
+                n_before, infer):
+    """``L``: the probability that the seats of ``infer`` make the announcements ``forced``
+    on the hands in ``si`` (what ``_calls_agree`` accepts with), drawing nothing: a
+    ``solved`` caller's factor from its table, a deterministic caller's 1 or 0 (0: the
+    product is 0, and the later callers are not asked)."""
+    K._start_deal(o, d, dealer, si)
+    like = 1.0
+    for k in range(n_before):
+        s = (dealer + 1 + k) % PLAYERS
+        t = forced[k]
+        if infer >> s & 1:
+            H.show_seat(o, p, rng, elect_params, rngs, s, si[K.I_HANDS + s], O.SEAT, O.HAND)
+            if elect_pids[s] == SV.SOLVED:
+                like *= call_probability(o, table, seat_start(table, s), t)
+            elif SV.elect(elect_pids[s], o, p, rng, table) != t:
+                like = 0.0
+            H.keep_seat_rng(o, rng, rngs, s, O.HAND, O.LEGAL)
+            if like == 0.0:
+                return 0.0
+        K.announce(o, k, s, t)
+    return like
 
 
 @jit
@@ -76,11 +129,16 @@ def _nth_card(mask, k):
 @jit
 def _walk(o, p, rng, si, elect_pids, elect_params, table, rngs, d, dealer, forced, n_before,
           infer, seat, start, chain_rng):
-    """From the consistent deal ``start``, ``CHAIN_SWAPS`` tried swaps of a card between
-    two hidden hands (not ``seat``'s), each undone where the calls no longer agree."""
+    """From the deal ``start`` (``L > 0``), ``CHAIN_SWAPS`` tried swaps of a card between
+    two hidden hands (not ``seat``'s), each kept with probability ``min(1, L(new) /
+    L(old))`` (Metropolis), never where ``L(new)`` is 0: the uniform drawn from
+    ``chain_rng`` only where the ratio is strictly between 0 and 1, so that with
+    deterministic callers (``L`` 0 or 1) the walk keeps and draws what it always did."""
     for s in range(PLAYERS):
         si[K.I_HANDS + s] = start[s]
         si[K.I_DEALT + s] = start[s]
+    like = _likelihood(o, p, rng, si, elect_pids, elect_params, table, rngs, d, dealer,
+                       forced, n_before, infer)
     for _ in range(CHAIN_SWAPS):
         a = (seat + 1 + below(chain_rng, PLAYERS - 1)) % PLAYERS
         b = (a + 1 + below(chain_rng, PLAYERS - 2)) % PLAYERS
@@ -92,8 +150,11 @@ def _walk(o, p, rng, si, elect_pids, elect_params, table, rngs, d, dealer, force
         for s in (a, b):
             si[K.I_DEALT + s] ^= flip
             si[K.I_HANDS + s] = si[K.I_DEALT + s]
-        if not _calls_agree(o, p, rng, si, elect_pids, elect_params, table, rngs, d, dealer,
-                            forced, n_before, infer):
+        new = _likelihood(o, p, rng, si, elect_pids, elect_params, table, rngs, d, dealer,
+                          forced, n_before, infer)
+        if new > 0.0 and (new >= like or uniform(chain_rng) * like < new):
+            like = new
+        else:
             for s in (a, b):
                 si[K.I_DEALT + s] ^= flip
                 si[K.I_HANDS + s] = si[K.I_DEALT + s]
@@ -102,24 +163,44 @@ def _walk(o, p, rng, si, elect_pids, elect_params, table, rngs, d, dealer, force
 @jit(nrt=True)
 def _find_start(seed, elect_pids, elect_params, table, own, seat, first_deal, dealer, forced,
                 n_before, infer, start):
-    """A deal on which the seats of ``infer`` make the announcements ``forced``, into
-    ``start`` (masks per seat), from up to ``START_TRIES`` deals of ``(seed, 0,
-    CHAIN_STREAM)``; returns whether one was found."""
+    """A deal on which the seats of ``infer`` make the announcements ``forced`` with
+    probability ``L > 0``, into ``start`` (masks per seat), from up to ``START_TRIES``
+    deals of ``(seed, 0, CHAIN_STREAM)``; returns whether one was found."""
     o, p, rng, rngs, work, si = K.new_scratch(max(1, elect_params.shape[1]))
     fixed = np.full((first_deal + 1, PLAYERS), -1, np.int64)
     fixed[first_deal, seat] = own
     deal_rng = np.zeros(4, np.uint64)
     seed_stream(deal_rng, seed, 0, CHAIN_STREAM)
-    for k in range(PLAYERS + 1):
-        seed_stream(rngs[k], seed, 0, CHAIN_STREAM + 1 + k)
     for _ in range(START_TRIES):
         K.deal(deal_rng, si, fixed, first_deal)
-        if _calls_agree(o, p, rng, si, elect_pids, elect_params, table, rngs, first_deal,
-                        dealer, forced, n_before, infer):
+        if _likelihood(o, p, rng, si, elect_pids, elect_params, table, rngs, first_deal,
+                       dealer, forced, n_before, infer) > 0.0:
             for s in range(PLAYERS):
                 start[s] = si[K.I_DEALT + s]
             return True
     return False
+
+
+@jit
+def _hidden_hands(seed, r, elect_pids, elect_params, table, seat, first_deal, dealer, forced,
+                  n_before, infer, start, o, p, rng, rngs, si, fixed, deal_rng, chain_rng):
+    """Rollout ``r``'s deal into ``si``: by rejection (``_calls_agree``), else by a walk
+    from ``start`` (empty: no deal with ``L > 0`` known); returns 1 where the deal
+    makes the calls (``infer``), 0 where neither found one."""
+    seed_stream(deal_rng, seed, r, DEAL_STREAM)
+    for k in range(PLAYERS + 1):
+        seed_stream(rngs[k], seed, r, CALL_STREAM + k)
+    for _ in range(MAX_TRIES if infer != 0 else 1):
+        K.deal(deal_rng, si, fixed, first_deal)
+        if infer == 0 or _calls_agree(o, p, rng, si, elect_pids, elect_params, table, rngs,
+                                      first_deal, dealer, forced, n_before, infer):
+            return 1
+    if start.shape[0] > 0:
+        seed_stream(chain_rng, seed, r, CHAIN_STREAM)
+        _walk(o, p, rng, si, elect_pids, elect_params, table, rngs, first_deal, dealer, forced,
+              n_before, infer, seat, start, chain_rng)
+        return 1
+    return 0
 
 
 @jit(parallel=True)
@@ -130,7 +211,7 @@ def rollouts(seed, count, n_blocks, R, elect_pids, elect_params, table, play_pid
     """Rollouts ``0 .. count - 1`` of every candidate type in ``calls``: the asking seat's
     deal score ``score[r, c]``, its pair's win share ``win[r, c]`` and points margin
     ``margin[r, c]``; ``agreed[r]`` 1 if the deal reproduced the calls (``infer``): by
-    rejection, or by a walk from ``start`` (empty: no consistent deal known)."""
+    rejection, or by a walk from ``start`` (empty: no deal with ``L > 0`` known)."""
     n_params = max(elect_params.shape[1], play_params.shape[1])
     for b in prange(n_blocks):
         o, p, rng, rngs, work, si = K.new_scratch(n_params)
@@ -146,24 +227,11 @@ def rollouts(seed, count, n_blocks, R, elect_pids, elect_params, table, play_pid
         deal_rng = np.zeros(4, np.uint64)
         chain_rng = np.zeros(4, np.uint64)
         for r in range(b * count // n_blocks, (b + 1) * count // n_blocks):
-            seed_stream(deal_rng, seed, r, DEAL_STREAM)
-            for k in range(PLAYERS + 1):
-                seed_stream(rngs[k], seed, r, DEAL_STREAM + k)
             for s in range(PLAYERS):
                 si[K.I_SCORES + s] = scores0[s]
-            agreed[r] = 0
-            for _ in range(MAX_TRIES if infer != 0 else 1):
-                K.deal(deal_rng, si, fixed, first_deal)
-                if infer == 0 or _calls_agree(o, p, rng, si, elect_pids, elect_params, table,
-                                              rngs, first_deal, dealer, forced, n_before,
-                                              infer):
-                    agreed[r] = 1
-                    break
-            if agreed[r] == 0 and start.shape[0] > 0:
-                seed_stream(chain_rng, seed, r, CHAIN_STREAM)
-                _walk(o, p, rng, si, elect_pids, elect_params, table, rngs, first_deal, dealer,
-                      forced, n_before, infer, seat, start, chain_rng)
-                agreed[r] = 1
+            agreed[r] = _hidden_hands(seed, r, elect_pids, elect_params, table, seat,
+                                      first_deal, dealer, forced, n_before, infer, start, o, p,
+                                      rng, rngs, si, fixed, deal_rng, chain_rng)
             for s in range(PLAYERS):
                 hands[first_deal, s] = si[K.I_DEALT + s]
             for c in range(calls.shape[0]):
@@ -187,11 +255,13 @@ def rollouts(seed, count, n_blocks, R, elect_pids, elect_params, table, play_pid
 
 
 def _infer_seats(policies, s) -> int:
-    """The seats before the asking one whose election policy is deterministic given its
-    hand (expected, matcher): their announcements condition the hidden hands."""
+    """The seats before the asking one whose announcements condition the hidden hands:
+    those whose election policy is deterministic given its hand (expected, matcher) or
+    plays a solution (solved: its calls' probabilities weigh the deals)."""
     ids = policies["elect"][0]
     callers = {s.caller(k) for k in range(len(s.calls))} - {s.seat}
-    return sum(1 << q for q in callers if int(ids[q]) in (SV.EXPECTED, SV.MATCHER))
+    return sum(1 << q for q in callers
+               if int(ids[q]) in (SV.EXPECTED, SV.MATCHER, SV.SOLVED))
 
 
 def run_rollouts(rules: Rules, policies, labels: tuple[str, ...], values: dict[str, Any],

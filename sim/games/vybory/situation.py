@@ -25,9 +25,11 @@ yours too) making the rest of the announcements and playing the deal.
 Each rollout deals the hidden hands once and plays every candidate on that deal (common
 random numbers). With ``infer=yes`` a seat whose election policy is ``expected`` or
 ``matcher`` (deterministic given its hand) is dealt only hands on which it makes
-exactly the announcements it made (rejection sampling; the JSON output's
-``conditioned`` is the share of rollouts whose deal passed, the others keep their last
-try); seats playing ``random`` are not conditioned. The outcomes are those of the deal:
+exactly the announcements it made, and a seat playing ``solved`` hands in proportion to
+the solution's probability of its announcements on them (rejection sampling, a walk by
+card swaps where that finds no deal; the JSON output's ``conditioned`` is the share of
+rollouts whose deal passed, the others keep their last try); seats playing ``random``
+are not conditioned. The outcomes are those of the deal:
 your deal score (your pair's points; with ``scoring=result`` +1, 0 or -1), your pair's
 share of the deal's win (1 win, 1/2 draw), which ranks the candidates, and your pair's
 margin of points over the other pair.
