@@ -10,6 +10,7 @@ import pytest
 from analysis.bidev import bid_ev
 from analysis.runs import make_rules
 from sim.errors import BidlabError
+from sim.games.vybory.rules import pack
 from sim.games.vybory.situation import candidates, parse
 
 HAND = "AS KS QS 7S 2S AH 9H 4H KD 8D 3D 6C 2C"
@@ -291,8 +292,8 @@ def test_the_walk_with_solved_callers_samples_what_rejection_samples():
                          infer, no_start, o, p, rng, rngs, si, fixed, deal_rng, chain_rng)
         by_rejection.append(_clubs(si[K.I_DEALT + 1]))
     start = np.zeros(4, np.int64)
-    assert RO._find_start(np.uint64(5), ids, params, table, own, s.seat, 0, s.dealer, forced,
-                          2, infer, start)
+    assert RO._find_start(np.uint64(5), pack(make_rules("vybory", {})), ids, params, table,
+                          own, s.seat, 0, s.dealer, forced, 2, infer, start)
     by_walk = []
     for i in range(1500):
         seed_stream(chain_rng, 5, i, RO.CHAIN_STREAM)
@@ -321,3 +322,32 @@ def test_bid_ev_conditions_on_solved_callers(capsys):
     assert out["situation"]["conditioned"] == 1.0
     assert main(argv) == 0
     assert "seat(s) 1 dealt" in capsys.readouterr().out
+
+
+def test_callers_are_judged_under_the_type_set_in_force():
+    """V2 (type_set=alt): the deals the hidden hands start from are ones on which the
+    ``expected`` callers make their announcements under the alt types (tens_jacks_no_clubs is not
+    no_clubs): the observation the callers are asked in shows the rules in force."""
+    from analysis.runs import policy_arrays, seat_strategies
+    from sim import harness as H
+    from sim.games.vybory import kernel as K
+    from sim.games.vybory import rollout as RO
+
+    rules = make_rules("vybory", {"type_set": "alt"})
+    policies = policy_arrays("vybory", seat_strategies("vybory", rules, ["all=expected+greedy"]))
+    ids, params, table, _, _ = RO.policy_arrays(policies)
+    s = parse(rules, {"hand": "AS KS 7S 2S AH 9H 4H KD 8D 3D QC 6C 2C", "seat": 2,
+                      "calls": "tens_jacks_no_clubs"})
+    infer = RO._infer_seats(policies, s)
+    forced = np.array(s.calls, np.int64)
+    own = sum(1 << c for c in s.hand)
+    o, p, rng, rngs, work, si = K.new_scratch(params.shape[1])
+    H.show_rules(o, pack(rules), K.RULES_SHOWN)
+    for seed in range(10):
+        start = np.zeros(4, np.int64)
+        assert RO._find_start(np.uint64(seed), pack(rules), ids, params, table, own, s.seat, 0,
+                              s.dealer, forced, 1, infer, start)
+        for q in range(4):
+            si[K.I_DEALT + q] = si[K.I_HANDS + q] = start[q]
+        assert RO._likelihood(o, p, rng, si, ids, params, table, rngs, 0, s.dealer, forced, 1,
+                              infer) == 1.0

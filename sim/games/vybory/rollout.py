@@ -161,12 +161,13 @@ def _walk(o, p, rng, si, elect_pids, elect_params, table, rngs, d, dealer, force
 
 
 @jit(nrt=True)
-def _find_start(seed, elect_pids, elect_params, table, own, seat, first_deal, dealer, forced,
-                n_before, infer, start):
+def _find_start(seed, R, elect_pids, elect_params, table, own, seat, first_deal, dealer,
+                forced, n_before, infer, start):
     """A deal on which the seats of ``infer`` make the announcements ``forced`` with
     probability ``L > 0``, into ``start`` (masks per seat), from up to ``START_TRIES``
     deals of ``(seed, 0, CHAIN_STREAM)``; returns whether one was found."""
     o, p, rng, rngs, work, si = K.new_scratch(max(1, elect_params.shape[1]))
+    H.show_rules(o, R, K.RULES_SHOWN)      # the callers judge under the rules in force
     fixed = np.full((first_deal + 1, PLAYERS), -1, np.int64)
     fixed[first_deal, seat] = own
     deal_rng = np.zeros(4, np.uint64)
@@ -215,6 +216,7 @@ def rollouts(seed, count, n_blocks, R, elect_pids, elect_params, table, play_pid
     n_params = max(elect_params.shape[1], play_params.shape[1])
     for b in prange(n_blocks):
         o, p, rng, rngs, work, si = K.new_scratch(n_params)
+        H.show_rules(o, R, K.RULES_SHOWN)  # before the first rollout's rejection asks
         fixed = np.full((first_deal + 1, PLAYERS), -1, np.int64)
         fixed[first_deal, seat] = own
         hands = np.full((first_deal + 1, PLAYERS), -1, np.int64)
@@ -282,7 +284,7 @@ def run_rollouts(rules: Rules, policies, labels: tuple[str, ...], values: dict[s
     arrays = policy_arrays(policies)
     own = sum(1 << c for c in s.hand)
     start = np.zeros(PLAYERS, np.int64)
-    if not infer or not _find_start(np.uint64(seed), arrays[0], arrays[1], arrays[2], own,
+    if not infer or not _find_start(np.uint64(seed), pack(rules), arrays[0], arrays[1], arrays[2], own,
                                     s.seat, s.deal, s.dealer, forced, len(s.calls), infer,
                                     start):
         start = np.zeros(0, np.int64)
