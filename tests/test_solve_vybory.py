@@ -70,3 +70,26 @@ def test_solved_plays_the_shipped_solution_legally(monkeypatch, tmp_path):
     named = sum(seats[f"named_{t}"] for t in range(1, 9))
     assert (named > 0).all() and (run.seats["attacks"] >= 0).all()
     assert any(p.name == "solved" and p.decision == "elect" for p in SV.POLICIES)
+
+
+def test_solver_settings_name_the_training_mix_and_the_payoff(small, tmp_path):
+    """``models`` names the fixed policies of a training deal with their parameters (only
+    expected and matcher can be seated), ``pairs`` seats them as across pairs, ``team``
+    adds the across seat's margin; the settings and the method are in the file, and the
+    defaults are the shipped solution's."""
+    from sim.errors import BidlabError
+    pids, params, specs = V.parse_models("expected;matcher:match=52,trust=2")
+    assert list(pids) == [0, V.MODEL_EXPECTED, V.MODEL_MATCHER]
+    assert params[2, 5] == 52 and params[2, 6] == 2 and params[1, 5] == 0
+    assert specs == ["expected", "matcher:match=52,trust=2"]
+    with pytest.raises(BidlabError, match="not expected or matcher"):
+        V.parse_models("random")
+    assert V.make_solver(make({}), 0).settings == {"top": 3, "model": 0.5,
+                                                   "models": "expected;matcher",
+                                                   "pairs": 0, "team": 0.0}
+    result = S.solve("vybory", iterations=3, out=tmp_path / "t.sol", progress=False,
+                     settings={"team": "1", "pairs": 1, "models": "matcher:match=52"})
+    meta = result.solution.meta
+    assert meta["settings"]["team"] == "1" and meta["settings"]["pairs"] == 1
+    assert "plus 1 times its across seat's" in meta["method"]
+    assert "an across pair plays matcher:match=52" in meta["method"]

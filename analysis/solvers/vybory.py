@@ -39,6 +39,33 @@ opened and the matcher declined, the other solved seat matched its across seat o
 of the time (margin 10.6 when it did). Trained with matchers and expecteds at the table
 (``model`` 0.5) it wins both tournaments by far (see the README).
 
+For whom (``team``, default 0): a seat's payoff is its pair's margin plus ``team`` times
+its across seat's pair's margin. A tournament seats a strategy's two copies across (A B
+A B) and counts their win shares together; to first order that share moves with the two
+seats' scores less the other two's, which a deal changes only where the across seats
+attack together (by twice the margin). A pair with an opponent's seat moves nothing
+between the strategies, and against a matcher that matches whenever it can (``match``
+52 and more) nearly every election is such a pair: the only deals that move anything are
+those where solved, second to speak after a matcher's opening, declines. With ``team`` 0
+(the shipped solution) it declines where its hand is weak for the opened type, right for
+its own pair's margin, and the other matcher then matched its across seat in 69% of
+those deals and won them by 7.5 (20,000 tours, seed 21, against ``matcher:match=52``);
+adding that matcher to ``models`` made it worse (it lost by 2.2 points of win share,
+20,000 tours, seed 5). With ``team`` 1 it declines 15% of a matcher's openings, where the
+type suits its own hand, and the matchers' pair it leaves then loses by 3.4: it beats
+``matcher:match=52`` by 3.2 points instead of 0.6. Against a matcher tuned against it
+(``bidlab optimize``: match 54.8, trust 3.6, partner 3.0) both draw over 100,000 tours:
+that matcher's third call joins the decliner in 64% of the declines and its own pair
+then loses by only 0.8, so the declines are worth about 0.1 points of a tour. The price
+of ``team`` 1: a lone solved seat among three others plays for its across seat (among
+three expected seats it wins 22.2% of 20,000 tours, seed 31; the ``team`` 0 solution
+30.5%). Not shipped for that reason (see the README).
+
+``pairs`` (default 0): with 1 the fixed policies of ``model`` come as a tournament seats
+them, both seats of one across pair (0: each seat drawn alone). ``models`` (default
+``MODELS``): which fixed policies, with their parameters, e.g. responders ``bidlab
+optimize`` tuned against an earlier solution (a best-response oracle).
+
 ``top`` (default 3) lets a player name only his ``top`` best new types (a coarser action
 set on the same table, for measuring what the restriction costs).
 
@@ -114,16 +141,17 @@ def _model_type(pid, hand, alt, named, first_round, s, p):
 
 @jit
 def _setup(d, dealer, w, named, sigma, best, br, rows, types, sig, nxt, si, alt, model,
-           model_params):
+           model_pids, model_params):
     """Node at depth ``d`` (announcement ``d``): its information set, the types its
     actions name and the strategy played there (a seat with ``model[s] > 0`` plays that
-    fixed policy: one action, the type it names)."""
+    fixed policy, ``model_pids[model[s]]`` with ``model_params[model[s]]``: one action,
+    the type it names)."""
     s = (dealer + 1 + d) % PLAYERS
     row, tt = A.key(w[s], 0, 0, named[d], s, d)
     rows[d] = row
     if model[s] > 0:
         first = named[min(d, PLAYERS)]
-        t = _model_type(model[s], si[K.I_DEALT + s], alt, named[d],
+        t = _model_type(model_pids[model[s]], si[K.I_DEALT + s], alt, named[d],
                         first[0] | first[1] | first[2] | first[3], s, model_params[model[s]])
         a = 0
         for x in range(PLAYERS):
@@ -148,19 +176,20 @@ def _setup(d, dealer, w, named, sigma, best, br, rows, types, sig, nxt, si, alt,
 @jit
 def _walk(R, o, p, rng, work, si, play_pids, play_params, rngs, err, no_log, dealer, w, memo,
           done, sigma, best, br, prune_at, regret, average, q, named, pi, rows, types, sig,
-          util, nxt, out, model, model_params):
+          util, nxt, out, model, model_pids, model_params, team):
     """The election tree of one deal, walked depth first. Seat ``br`` (-1: none) plays
     ``best[br, row]`` where it is >= 0, every other choice ``sigma``. A child where at
     least ``prune_at`` seats' reach is 0 is skipped. With ``regret`` non-empty: each
     node's counterfactual regrets (weighted by the others' reach) and its strategy times
     its reach into ``regret``/``average``; with ``q`` non-empty: each node's action
     values weighted by the others' reach into ``q[seat, row]``. ``out``: each seat's
-    expected payoff."""
+    expected payoff: its pair's margin plus ``team`` times its across seat's pair's
+    margin (``team_payoff``)."""
     for j in range(PLAYERS):
         named[0, j] = 0
         pi[0, j] = 1.0
     _setup(0, dealer, w, named, sigma, best, br, rows, types, sig, nxt, si, R[R_ALT], model,
-           model_params)
+           model_pids, model_params)
     d = 0
     while True:
         a = nxt[d]
@@ -174,6 +203,8 @@ def _walk(R, o, p, rng, work, si, play_pids, play_params, rngs, err, no_log, dea
                 x = (s + a - A.TOP + 1) % PLAYERS
                 m = _payoff(R, o, p, rng, work, si, play_pids, play_params, rngs, err, no_log,
                             dealer, memo, done, t, x, s)
+                if team != 0.0:
+                    m = m * (1.0 + team if (x - s) % PLAYERS == 2 else 1.0 - team)
                 for j in range(PLAYERS):
                     util[d, a, j] = m if j == x or j == s else -m
                 continue
@@ -192,7 +223,7 @@ def _walk(R, o, p, rng, work, si, play_pids, play_params, rngs, err, no_log, dea
             named[d + 1, s] |= np.int64(1) << t
             d += 1
             _setup(d, dealer, w, named, sigma, best, br, rows, types, sig, nxt, si, R[R_ALT],
-                   model, model_params)
+                   model, model_pids, model_params)
             continue
         row = rows[d]
         for j in range(PLAYERS):
@@ -250,13 +281,17 @@ def _deal(R, seed, index, stream, deal_rng, si, o, no_fixed, w, done):
 
 @jit(parallel=True)
 def train_batch(seed, first, count, R, play_pids, play_params, sigma, d_regret, d_average, err,
-                model_p, model_params):
+                model_p, model_pids, model_params, pairs, team):
     """Deals ``first .. first + count - 1``: block b's regret and average increments
-    into ``d_regret[b]``, ``d_average[b]``. With ``model_p > 0`` each seat of a deal plays,
-    with that probability, ``expected`` or ``matcher`` (half each, parameters
-    ``model_params[1]``, ``[2]``) instead of the strategy being solved."""
+    into ``d_regret[b]``, ``d_average[b]``. With ``model_p > 0``, with that probability
+    each seat of a deal (``pairs`` false) or one of the deal's two across pairs
+    (``pairs`` true: both its seats, as in a tournament's lineups A B A B) plays a fixed
+    hand-written policy instead of the strategy being solved: one of the ``K =
+    len(model_pids) - 1`` policies ``model_pids[1..K]`` (parameters ``model_params[k]``),
+    each with probability 1/K. ``team``: see ``_walk``."""
     blocks = d_regret.shape[0]
     rows = sigma.shape[0]
+    kinds = model_pids.shape[0] - 1
     for b in prange(blocks):
         (o, p, rng, rngs, work, si, deal_rng, w, memo, done, named, pi, rws, types, sig, util,
          nxt, out, no_log, no_fixed) = _scratch(play_params.shape[1], rows)
@@ -270,19 +305,26 @@ def train_batch(seed, first, count, R, play_pids, play_params, sigma, d_regret, 
         for k in range(b * count // blocks, (b + 1) * count // blocks):
             index = first + k
             _deal(R, seed, index, TRAIN_STREAM, deal_rng, si, o, no_fixed, w, done)
-            if model_p > 0.0:
+            if model_p > 0.0 and pairs:
+                for s in range(PLAYERS):
+                    model[s] = 0
+                if uniform(deal_rng) < model_p:
+                    s = 0 if uniform(deal_rng) < 0.5 else 1
+                    model[s] = model[s + 2] = min(kinds, 1 + np.int64(uniform(deal_rng) * kinds))
+            elif model_p > 0.0:
                 for s in range(PLAYERS):
                     model[s] = 0
                     if uniform(deal_rng) < model_p:
-                        model[s] = MODEL_EXPECTED if uniform(deal_rng) < 0.5 else MODEL_MATCHER
+                        model[s] = min(kinds, 1 + np.int64(uniform(deal_rng) * kinds))
             _walk(R, o, p, rng, work, si, play_pids, play_params, rngs, err, no_log,
                   index % PLAYERS, w, memo, done, sigma, no_best, -1, 2, d_regret[b],
                   d_average[b], no_q, named, pi, rws, types, sig, util, nxt, out, model,
-                  model_params)
+                  model_pids, model_params, team)
 
 
 @jit(parallel=True)
-def evaluate(seed, first, count, R, play_pids, play_params, sigma, best, q_sum, gains, err):
+def evaluate(seed, first, count, R, play_pids, play_params, sigma, best, q_sum, gains, err,
+             team):
     """Held-out deals ``first .. first + count - 1``: with ``best`` empty, each seat's
     action values (weighted by the others' reach) summed per information set into
     ``q_sum[block, seat]``; with ``best`` (per seat and information set an action, or -1
@@ -298,6 +340,7 @@ def evaluate(seed, first, count, R, play_pids, play_params, sigma, best, q_sum, 
         no_regret = np.zeros((0, A.ACTIONS))
         mine = np.zeros(PLAYERS)
         model = np.zeros(PLAYERS, np.int64)
+        model_pids = np.zeros(1, np.int64)
         model_params = np.zeros((1, 1))
         for k in range(b * count // blocks, (b + 1) * count // blocks):
             index = first + k
@@ -306,17 +349,20 @@ def evaluate(seed, first, count, R, play_pids, play_params, sigma, best, q_sum, 
             if best.shape[0] == 0:
                 _walk(R, o, p, rng, work, si, play_pids, play_params, rngs, err, no_log, dealer,
                       w, memo, done, sigma, no_best, -1, 2, no_regret, no_regret, q_sum[b],
-                      named, pi, rws, types, sig, util, nxt, out, model, model_params)
+                      named, pi, rws, types, sig, util, nxt, out, model, model_pids,
+                      model_params, team)
                 continue
             _walk(R, o, p, rng, work, si, play_pids, play_params, rngs, err, no_log, dealer, w,
                   memo, done, sigma, no_best, -1, 1, no_regret, no_regret, no_q, named, pi,
-                  rws, types, sig, util, nxt, out, model, model_params)
+                  rws, types, sig, util, nxt, out, model, model_pids, model_params,
+                  team)
             for s in range(PLAYERS):
                 mine[s] = out[s]
             for s in range(PLAYERS):
                 _walk(R, o, p, rng, work, si, play_pids, play_params, rngs, err, no_log,
                       dealer, w, memo, done, sigma, best, s, 1, no_regret, no_regret, no_q,
-                      named, pi, rws, types, sig, util, nxt, out, model, model_params)
+                      named, pi, rws, types, sig, util, nxt, out, model, model_pids,
+                      model_params, team)
                 gains[k, s] = out[s] - mine[s]
 
 
@@ -378,20 +424,45 @@ MODEL_P = 0.5
 """The default ``model``: in a training deal each seat plays a fixed hand-written policy
 (expected or matcher, half each, at their defaults) with this probability, the strategy
 being solved otherwise (a restricted Nash response, Johanson et al. 2007)."""
+MODELS = "expected;matcher"
+"""The default ``models``: the fixed policies of a training deal, ``;`` between them,
+each ``POLICY[:param=value,...]`` as ``bidlab tournament`` reads an election policy
+(``expected`` or ``matcher``), drawn with equal probability (name one twice to draw it
+twice as often)."""
+
+
+def parse_models(text: str) -> tuple[np.ndarray, np.ndarray, list[str]]:
+    """``models`` -> (policy ids, parameter rows, the specs as given): row 0 is unused
+    (a seat that plays the solution)."""
+    from sim.errors import BidlabError
+    specs = [x.strip() for x in str(text).split(";") if x.strip()]
+    pids = np.zeros(len(specs) + 1, np.int64)
+    params = np.zeros((len(specs) + 1, len(SV.MATCHER_PARAMS)))
+    for k, spec in enumerate(specs, 1):
+        policy, values = SV.STRATEGIES.parse(spec).policy("elect")
+        if policy.pid not in (MODEL_EXPECTED, MODEL_MATCHER):
+            raise BidlabError(f"vybory solver: models: {spec!r} is not expected or matcher "
+                              f"(the fixed policies a training deal can seat)")
+        pids[k] = policy.pid
+        params[k, :len(values)] = values
+    if not specs:
+        raise BidlabError("vybory solver: models: name at least one policy, e.g. "
+                          f"models={MODELS}")
+    return pids, params, specs
 
 
 class VyborySolver(DealSampledCFR):
     game = "vybory"
-    method = ("Monte Carlo CFR over deals (chance sampling, 4,096 deals an iteration), the "
-              "election tree of each deal (restricted to the abstraction's actions) walked "
-              "exactly against all seats' current strategies; Linear CFR weights; payoff: "
-              "the deal-score margin of the seat's pair over the other pair, the card play "
-              "by greedy; restricted Nash response: in training each seat plays expected or "
-              "matcher (half each) with probability 0.5 in a deal")
     default_iterations = 500
-    settings = {"top": A.TOP, "model": MODEL_P}
+    settings = {"top": A.TOP, "model": MODEL_P, "models": MODELS, "pairs": 0, "team": 0.0}
+    """The defaults make the shipped solution (its table bit for bit)."""
     """``top``: new types a player may name (1..3: his best ``top``); ``model``: the
-    probability that a seat plays a fixed hand-written policy in a training deal."""
+    probability that a seat (``pairs`` 0) or an across pair (``pairs`` 1: both its seats,
+    as the tournament's lineups A B A B seat a strategy) plays a fixed hand-written policy
+    in a training deal; ``models``: those policies (``MODELS``); ``team``: the weight of
+    the across seat's pair margin in a seat's payoff (0: its own pair's margin only; 1:
+    the margin of its strategy's two seats in a lineup A B A B, so a pair with an
+    opponent's seat is worth 0 to it)."""
 
     def __init__(self, rules: Rules, seed: int, **settings: Any):
         unknown = set(settings) - set(self.settings)
@@ -402,6 +473,9 @@ class VyborySolver(DealSampledCFR):
         self.settings = {**self.settings, **settings}
         self.top = int(self.settings["top"])
         self.model = float(self.settings["model"])
+        self.pairs = bool(int(self.settings["pairs"]))
+        self.team = float(self.settings["team"])
+        self.model_pids, self.model_params, specs = parse_models(self.settings["models"])
         self.rules = rules
         self.seed = seed
         self.R = pack(rules)
@@ -409,16 +483,24 @@ class VyborySolver(DealSampledCFR):
         self.start(legal_mask(self.top))
         seats = assign_seats(SV.STRATEGIES, PLAYERS, ["all=expected+greedy"])
         self.play_ids, self.play_params = seats.ids("play"), seats.params("play")
-        self.model_params = np.zeros((3, len(SV.MATCHER_PARAMS)))
-        self.model_params[1, :len(SV.EXPECTED_PARAMS)] = SV.EXPECTED_DEFAULTS
-        self.model_params[2] = [p.default for p in SV.MATCHER_PARAMS]
+        who = "an across pair" if self.pairs else "each seat"
+        payoff = ("the deal-score margin of the seat's pair over the other pair"
+                  + (f" plus {self.team:g} times its across seat's" if self.team else ""))
+        self.method = (
+            "Monte Carlo CFR over deals (chance sampling, 4,096 deals an iteration), the "
+            "election tree of each deal (restricted to the abstraction's actions) walked "
+            "exactly against all seats' current strategies; Linear CFR weights; payoff: "
+            f"{payoff}, the card play by greedy; restricted Nash response: in training "
+            f"{who} plays {' or '.join(specs)} ({'each 1/' + str(len(specs))}) with "
+            f"probability {self.model:g} in a deal")
 
     def increments(self, first: int, count: int, blocks: int, sigma: np.ndarray):
         d_regret = np.zeros((blocks, *self.legal.shape))
         d_average = np.zeros_like(d_regret)
         err = new_errors(1)
         train_batch(np.uint64(self.seed), first, count, self.R, self.play_ids, self.play_params,
-                    sigma, d_regret, d_average, err, self.model, self.model_params)
+                    sigma, d_regret, d_average, err, self.model, self.model_pids,
+                    self.model_params, self.pairs, self.team)
         raise_on(err, self.game)
         return d_regret, d_average
 
@@ -438,7 +520,7 @@ class VyborySolver(DealSampledCFR):
         no_best = np.zeros((0, rows), np.int64)
         gains = np.zeros((HELD_OUT, PLAYERS))
         evaluate(np.uint64(self.seed), 0, HELD_OUT, self.R, self.play_ids, self.play_params,
-                 probabilities, no_best, q_sum, gains, err)
+                 probabilities, no_best, q_sum, gains, err, self.team)
         raise_on(err, self.game)
         q = q_sum.sum(axis=0)
         own = (q * probabilities[None]).sum(axis=2)
@@ -447,7 +529,7 @@ class VyborySolver(DealSampledCFR):
         best = np.where(seen, q.argmax(axis=2), -1).astype(np.int64)
         in_sample = float((np.where(seen, q.max(axis=2), 0.0) - own).sum() / HELD_OUT / PLAYERS)
         evaluate(np.uint64(self.seed), HELD_OUT, HELD_OUT, self.R, self.play_ids,
-                 self.play_params, probabilities, best, q_sum, gains, err)
+                 self.play_params, probabilities, best, q_sum, gains, err, self.team)
         raise_on(err, self.game)
         per_deal = gains.mean(axis=1)
         half = 1.96 * per_deal.std(ddof=1) / np.sqrt(per_deal.size)
