@@ -1,9 +1,11 @@
 """The report's "Solved bidding" section, for every game ``bidlab solve`` solves: the
 shipped solution's provenance, its held-out exploitability curve, a strategy chart a
-player can read, and a duplicate tournament of the solution against the game's
-default hand-written bidder."""
+player can read, a duplicate tournament of the solution against the game's default
+hand-written bidder, and the report's first bid-EV situation against solved players."""
 
 from __future__ import annotations
+
+import pandas as pd
 
 from analysis import solved as AS
 from reports import figures as F
@@ -33,16 +35,20 @@ def solved_section(ctx) -> Section:
            f"{a['actions']} actions. The policy `solved` plays it (file {path}). Its "
            f"exploitability is measured on deals the solver never trained on: the gain of "
            f"a best response in the abstract game over the solution's own payoff.")
-    s.reading(W.sentence(
-        f"after {meta['iterations']:,} iterations a best response gains "
-        f"{_small(last['value'], last['ci_low'], last['ci_high'])} "
-        f"{last.get('unit', '')} over the solution"))
+    gain = _small(last["value"], last["ci_low"], last["ci_high"])
+    if "in_sample" in last and last["in_sample"] == last["in_sample"]:
+        gain = (f"between {gain} (a best response chosen on held-out deals, scored on "
+                f"others: a lower estimate) and {W.num(last['in_sample'], 4)} (the exact best "
+                f"response of those deals, scored on them: an upper estimate)")
+    s.reading(W.sentence(f"after {meta['iterations']:,} iterations a best response gains "
+                         f"{gain} {last.get('unit', '')} over the solution"))
     stem = ctx.keep("solved_curve", curve)
     s.add(ctx.figure("solved_curve", lambda ax: F.exploitability_curve(
         curve, ax=ax, unit=str(last.get("unit", ""))),
         "Held-out exploitability against iterations (95% band)", stem))
     _chart(ctx, s, solution)
     _match(ctx, s)
+    _bidev(ctx, s)
     return s
 
 
@@ -111,6 +117,37 @@ def _match(ctx, s: Section) -> None:
     table = shown[["rank", "name"]].assign(**{f"{title} [95% CI]": cells}).astype(str)
     s.add(Table(table, f"The solution against {other}", ctx.keep("solved_tournament",
                                                                   t.frame)))
+
+
+def _bidev(ctx, s: Section) -> None:
+    """The first of the report's bid-EV situations, every other seat playing the
+    solution: what to bid against players who bid well."""
+    situations = ctx.spec.situations(ctx) if ctx.spec.situations else []
+    if not situations:
+        return
+    from analysis.bidev import bid_ev
+    sit, mine = situations[0], SOLVED[ctx.game]
+    rollouts = ctx.size(ctx.spec.rollout_share, 200)
+    ctx.status(f"bid-EV against {mine}: {rollouts:,} rollouts")
+    res = bid_ev(ctx.game, dict(sit.state), rollouts=rollouts, seed=ctx.seed,
+                 rules=dict(ctx.spec.rules), strategies=[f"all={mine}"],
+                 candidates=list(sit.candidates) if sit.candidates else None)
+    ctx.provenance["solved_bidev"] = res.provenance
+    frame = res.grouped()
+    scale = 100.0 if res.metric == "win" else 1.0
+    noun = res.outcomes[res.metric] + (", %" if res.metric == "win" else "")
+    best = frame.loc[[res.best in a for a in frame["actions"]], "action"].iloc[0]
+    s.reading(W.sentence(f"in the situation \"{sit.title}\", against {mine} everywhere else, "
+                         f"the best candidate is {best} ({rollouts:,} rollouts each)"))
+    table = pd.DataFrame({
+        "action": frame["action"].astype(str),
+        f"expected {noun} [95% CI]": [W.interval(r.mean, r.ci_low, r.ci_high, scale)
+                                     for r in frame.itertuples()],
+        "vs best [95% CI]": [W.interval(r.diff_vs_best, r.diff_ci_low, r.diff_ci_high, scale,
+                                        sign=True) for r in frame.itertuples()],
+        "P(best)": frame["p_best"].map(lambda v: W.num(v, 2))})
+    s.add(Table(table, f"{sit.title}: candidates against {mine}",
+                ctx.keep("solved_bidev", res.frame)))
 
 
 def _small(mean: float, low: float, high: float) -> str:
