@@ -115,8 +115,8 @@ def test_the_walk_from_a_consistent_deal_samples_what_rejection_samples():
                            infer):
             by_rejection.append(bin(si[K.I_DEALT + first] & clubs).count("1"))
     start = np.zeros(4, np.int64)
-    assert RO._find_start(np.uint64(5), ids, params, table, own, seat, 0, dealer, forced, 2,
-                          infer, start)
+    assert RO._find_start(np.uint64(5), pack(rules), ids, params, table, own, seat, 0, dealer,
+                          forced, 2, infer, start)
     by_walk = []
     chain = np.zeros(4, np.uint64)
     for i in range(1500):
@@ -326,8 +326,9 @@ def test_bid_ev_conditions_on_solved_callers(capsys):
 
 def test_callers_are_judged_under_the_type_set_in_force():
     """V2 (type_set=alt): the deals the hidden hands start from are ones on which the
-    ``expected`` callers make their announcements under the alt types (tens_jacks_no_clubs is not
-    no_clubs): the observation the callers are asked in shows the rules in force."""
+    ``expected`` callers make their announcements under the alt types
+    (tens_jacks_no_clubs is not no_clubs): the observation the callers are asked in shows
+    the rules in force."""
     from analysis.runs import policy_arrays, seat_strategies
     from sim import harness as H
     from sim.games.vybory import kernel as K
