@@ -635,9 +635,13 @@ def cmd_compare(args) -> None:
 
 
 def solution_line(sol: dict) -> str:
-    """A solution's provenance in a line: file, source, iterations, exploitability."""
+    """A solution's provenance in a line: file (a shipped one by its name: --json has
+    the full path), source, iterations, held-out exploitability."""
+    from pathlib import Path
     e = sol.get("exploitability", {})
-    text = f"{sol['path']} ({sol['source']}; {sol['iterations']:,} iterations"
+    where = (f"{Path(sol['path']).name} (shipped with bidlab" if sol["source"] == "shipped"
+             else f"{sol['path']} (made by bidlab solve")
+    text = f"{where}; {sol['iterations']:,} iterations"
     if "value" in e:
         text += (f"; held-out exploitability {e['value']:.2g} [{e['ci_low']:.2g}, "
                  f"{e['ci_high']:.2g}]" + (f" {e['unit']}" if e.get("unit") else ""))

@@ -56,7 +56,7 @@ from sim.rules import Rules
 from strategies import pitch as SP
 from strategies.base import assign_seats
 
-TYPICAL_TIME = "several minutes on two cores (up to about 15 at 4 players)"
+TYPICAL_TIME = "several minutes on two cores, up to about 15 at 4 players"
 """How long a solve at the default iterations takes on two cores (the benchmark's bound
 at 4 players is 900 s)."""
 
