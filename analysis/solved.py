@@ -1,5 +1,7 @@
 """Solutions as frames a reader can look at: the exploitability curve a solve recorded,
-and each solved game's strategy chart (``chart``)."""
+and each solved game's strategy chart (``chart``); and, for ``compare --solved``, the
+strategy that plays a game's solution (``strategy``), whether the solution for some
+rules exists (``locate``) and where it came from (``provenance``)."""
 
 from __future__ import annotations
 
@@ -11,7 +13,7 @@ import pandas as pd
 
 from sim import cfr
 from sim.games import get_game
-from strategies import solved
+from strategies import for_game, solved
 
 
 def load(game: str, rules: Mapping[str, Any]) -> tuple[solved.Solution, str]:
@@ -19,6 +21,51 @@ def load(game: str, rules: Mapping[str, Any]) -> tuple[solved.Solution, str]:
     r = get_game(game).make_rules(dict(rules))
     solution, path = solved.find(game, r.to_json(), solved.abstraction_of(game, r))
     return solution, str(path)
+
+
+def strategy(game: str) -> str:
+    """The strategy that plays ``game``'s solution: ``solved`` for the decision it
+    solves, the game's default policy for every other (fpsb ``solved``, pitch and
+    vybory ``solved+greedy``); an error naming the games with a solver where ``game``
+    has none."""
+    from analysis.solvers import require
+    require(game, f"{game} has no `solved` policy")
+    return "+".join(p.name for p, _ in for_game(game).parse("solved").choices)
+
+
+def locate(game: str, rules: Mapping[str, Any]) -> tuple[solved.Solution, str] | None:
+    """The solution ``solved`` plays for ``game`` under ``rules`` (the user's folder
+    first, then the shipped ones) and its path, or None where neither holds a file of
+    its name; a file that is there but damaged or made for other rules is an error
+    that names it."""
+    r = get_game(game).make_rules(dict(rules))
+    abstraction = solved.abstraction_of(game, r)
+    name = f"{game}-{solved.key(game, r.to_json(), abstraction)}.sol"
+    if not any((folder / name).exists() for folder in (solved.user_folder(), solved.SHIPPED)):
+        return None
+    return load(game, rules)
+
+
+def command(game: str, rules: Mapping[str, Any]) -> str:
+    """The ``bidlab solve`` command that makes the solution ``solved`` plays under
+    ``rules``."""
+    r = get_game(game).make_rules(dict(rules))
+    return solved.solve_command(game, r.to_json(), solved.abstraction_of(game, r))
+
+
+def provenance(solution: solved.Solution, path: str) -> dict[str, Any]:
+    """Where a solution came from, in a few fields: ``path``, ``source`` (shipped with
+    bidlab, or made by ``bidlab solve``), ``iterations``, ``seed``, ``method`` and the
+    last held-out ``exploitability`` it recorded (``value, ci_low, ci_high``, its
+    ``unit`` and, where measured, ``in_sample``)."""
+    from pathlib import Path
+    shipped = Path(path).resolve().parent == solved.SHIPPED.resolve()
+    last = (solution.meta.get("exploitability") or [{}])[-1]
+    keep = ("iteration", "value", "ci_low", "ci_high", "in_sample", "unit")
+    return {"path": str(path), "source": "shipped" if shipped else "bidlab solve",
+            "iterations": solution.meta.get("iterations"), "seed": solution.meta.get("seed"),
+            "method": solution.meta.get("method"),
+            "exploitability": {k: last[k] for k in keep if k in last}}
 
 
 def curve(solution: solved.Solution) -> pd.DataFrame:

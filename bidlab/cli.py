@@ -129,13 +129,33 @@ def build_parser() -> argparse.ArgumentParser:
                "  bidlab compare auktsion --strategy all=budget --variant 'strategy 0=value' "
                "-n 20000\n"
                "  bidlab compare pitch --variant 'strategy 0=strength+greedy' \\\n"
-               "      --variant 'strategy 0=strength:aggression=1.4+greedy' -n 20000\n")
+               "      --variant 'strategy 0=strength:aggression=1.4+greedy' -n 20000\n\n"
+               "house variants with players who adapt (--solved): every seat of each variant\n"
+               "plays that variant's own solution (`bidlab solve`; fpsb: solved, pitch and\n"
+               "vybory: solved+greedy), so a rule's effect includes how good players change\n"
+               "their bidding for it; without --solved the strategies stay fixed (\"what if\n"
+               "nobody adapts\"). A variant whose solution is neither in $BIDLAB_SOLUTIONS\n"
+               "(else ~/.local/share/bidlab/solutions) nor shipped stops the command before\n"
+               "anything is played, with the `bidlab solve` command of every missing one;\n"
+               "--solve-missing solves them first instead (minutes each for pitch and vybory).\n"
+               "  bidlab compare fpsb --variant players=3 --variant players=4 --solved\n"
+               "  bidlab solve pitch --rule smudge=true          # once, several minutes\n"
+               "  bidlab compare pitch --variant default --variant smudge=true --solved "
+               "-n 20000\n")
     _common_game_options(p)
     p.add_argument("--variant", action="append", metavar="VARIANT", required=True,
                    help="'default', KEY=VALUE[,KEY=VALUE...] (rules), 'strategy SEAT=SPEC "
                         "...' (strategies), or parts of both joined by ';' (see below); "
                         "repeatable")
     p.add_argument("-n", type=int, help=f"matches per variant (default: {_per_game('default_n')})")
+    p.add_argument("--solved", action="store_true",
+                   help="every seat of each variant plays that variant's own solution "
+                        "(players who adapt to the rule); with no --strategy and house-rule "
+                        "variants only; a missing solution stops the command with the "
+                        "`bidlab solve` command that makes it (see below)")
+    p.add_argument("--solve-missing", action="store_true",
+                   help="with --solved: solve the variants that have no solution first, at "
+                        "the solver's default iterations, where `solved` finds them")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     _no_progress(p)
 
@@ -590,19 +610,42 @@ def cmd_compare(args) -> None:
     rules = {**(load_rules_file(args.rules) if args.rules else {}), **_rules(args)}
     n = args.n if args.n is not None else _default_n(args.game)
     result = compare(args.game, args.variant, n, seed=args.seed, strategies=args.strategy,
-                     rules=rules, progress=False if args.no_progress else None)
+                     rules=rules, progress=False if args.no_progress else None,
+                     solved=args.solved, solve_missing=args.solve_missing,
+                     log=None if args.no_progress else (
+                         lambda line: print(line, file=sys.stderr)))
     if args.json:
         print(json.dumps(result.to_json(), indent=1))
         return
     shown = format_comparison(result)
     print(f"{args.game}: {n:,} matches per variant, seed {args.seed}; differences are "
           f"against {next(iter(result.variants))!r}, paired by match")
+    if result.solutions:
+        from analysis import solved as AS
+        print(f"players who adapt: every seat plays {AS.strategy(args.game)}, each variant "
+              f"its own solution:")
+        for label, sol in result.solutions.items():
+            print(f"  {label}: {solution_line(sol)}")
     for label, seats in result.provenance.get("variant_strategies", {}).items():
         print(f"{label}: " + ", ".join(f"seat {s['seat']} {s['label']}" for s in seats))
     for label, why in result.left_out.items():
         print(f"{label}: {why}")
     print()
     print_table(shown)
+
+
+def solution_line(sol: dict) -> str:
+    """A solution's provenance in a line: file (a shipped one by its name: --json has
+    the full path), source, iterations, held-out exploitability."""
+    from pathlib import Path
+    e = sol.get("exploitability", {})
+    where = (f"{Path(sol['path']).name} (shipped with bidlab" if sol["source"] == "shipped"
+             else f"{sol['path']} (made by bidlab solve")
+    text = f"{where}; {sol['iterations']:,} iterations"
+    if "value" in e:
+        text += (f"; held-out exploitability {e['value']:.2g} [{e['ci_low']:.2g}, "
+                 f"{e['ci_high']:.2g}]" + (f" {e['unit']}" if e.get("unit") else ""))
+    return text + ")"
 
 
 def format_comparison(result):

@@ -49,6 +49,9 @@ def slow_reason(argv: list[str]) -> str | None:
         return "solves constrained deals double dummy"
     if cmd == "solve" and game in ("pitch", "vybory"):
         return "solves a game's bidding (a minute or more even at 250 iterations)"
+    if cmd == "compare" and "--solved" in argv and game != "fpsb":
+        return ("plays the solutions of house variants, which an earlier (slow) solve or "
+                "--solve-missing makes")
     if any("solved:" in a for a in argv):
         return "plays a solution with other settings, which an earlier (slow) example makes"
     return None

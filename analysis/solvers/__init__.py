@@ -58,6 +58,22 @@ def solvable() -> list[str]:
     return [g for g in all_games() if importlib.util.find_spec(f"{__name__}.{g}") is not None]
 
 
+def require(game: str, what: str = "bidlab solve") -> None:
+    """Nothing where ``game`` has a solver; else an error that says why not and names
+    the games that have one (``what``: the command or option that needs a solver)."""
+    get_game(game)
+    if importlib.util.find_spec(f"{__name__}.{game}") is None:
+        why = NOT_SOLVED.get(game, f"bidlab has no solver for {game} yet")
+        raise BidlabError(f"{what}: {why}; games it solves: {', '.join(solvable())}")
+
+
+def typical_time(game: str) -> str:
+    """How long ``bidlab solve GAME`` takes at its default iterations, in words (the
+    solver module's ``TYPICAL_TIME``; "" where it gives none)."""
+    require(game)
+    return str(getattr(importlib.import_module(f"{__name__}.{game}"), "TYPICAL_TIME", ""))
+
+
 def make_solver(game: str, rules: Rules, seed: int, settings: dict[str, Any] | None = None
                 ) -> Solver:
     """The solver of ``game``; ``settings``: the abstraction's settings its solver

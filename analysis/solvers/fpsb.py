@@ -21,6 +21,10 @@ from sim.jit import jit, prange
 from sim.rng import seed_stream, uniform
 from sim.rules import Rules
 
+TYPICAL_TIME = "about 10 s on two cores"
+"""How long a solve at the default iterations takes on two cores (said before a solve
+that ``bidlab compare --solved --solve-missing`` starts)."""
+
 _NODES, _WEIGHTS = np.polynomial.legendre.leggauss(6)   # exact for degree <= 11 >= n
 NODES, WEIGHTS = (_NODES + 1) / 2, _WEIGHTS / 2
 HELD_OUT = 200_000

@@ -56,6 +56,10 @@ from sim.rules import Rules
 from strategies import pitch as SP
 from strategies.base import assign_seats
 
+TYPICAL_TIME = "several minutes on two cores, up to about 15 at 4 players"
+"""How long a solve at the default iterations takes on two cores (the benchmark's bound
+at 4 players is 900 s)."""
+
 VALUE_GAMES = 20_000
 """Self-play games that give the value of a match score and the score states dealt at."""
 PRIOR = 5

@@ -12,6 +12,7 @@ import numpy as np
 import pandas as pd
 
 from reports import figures as F
+from reports import resolved as R
 from reports import text as W
 from reports.document import Section, Table
 from reports.solved import solved_section
@@ -308,8 +309,9 @@ def house_section(ctx) -> Section:
            f"variant, {ctx.default_label} in every seat; each change is paired by game. The "
            f"strategies do not adapt to the rules (strength bids the same whether or not a "
            f"smudge wins or a stuck dealer must play), so these are the rules' own effects "
-           f"with unchanged players. The dealer's edge is the dealer's deal score minus the "
-           f"mean of the other players', over the deals played.")
+           f"with unchanged players (\"what if nobody adapts\"). The dealer's edge is the "
+           f"dealer's deal score minus the mean of the other players', over the deals "
+           f"played.")
     runs, target_of = {}, {}
     for k, v in enumerate((Variant({}),) + tuple(variants)):
         ctx.status(f"house rules {k + 1}/{len(variants) + 1} ({n:,} games)")
@@ -323,16 +325,24 @@ def house_section(ctx) -> Section:
     stem = ctx.keep("house", frame)
     for v in variants:
         s.reading(W.sentence(_house_reading(v, frame[frame["variant"] == v.label])))
+    adapted = _resolved(ctx, s, variants, n)
     rows = []
     for r in frame.itertuples():
         scale = next(sc for k, _, _, sc in HOUSE_METRICS if k == r.metric)
-        rows.append({"variant": r.variant, "figure": r.title,
-                     "default": W.num(r.default * scale, 2),
-                     "variant value": W.num(r.value * scale, 2),
-                     "change [95% CI]": W.interval(r.diff, r.ci_low, r.ci_high, scale, sign=True),
-                     "p": W.p_text(r.p_value)})
-    s.add(Table(pd.DataFrame(rows), "Each house rule against the default rules: the game's "
-                "figures and their paired change", stem))
+        row = {"variant": r.variant, "figure": r.title,
+               "default": W.num(r.default * scale, 2),
+               "variant value": W.num(r.value * scale, 2),
+               "change [95% CI]": W.interval(r.diff, r.ci_low, r.ci_high, scale, sign=True),
+               "p": W.p_text(r.p_value)}
+        if adapted is not None:
+            row.update(R.cells(adapted, r.variant, r.metric, scale))
+        rows.append(row)
+    title = ("Each house rule against the default rules: the game's figures and their "
+             "paired change")
+    if adapted is not None:
+        title += (", with fixed strategies and re-solved (every seat playing the solution "
+                  "for the rules in force)")
+    s.add(Table(pd.DataFrame(rows), title, stem))
     for key, label in (("deals", "deals per game"),
                        ("dealer_edge", "dealer's edge (points per deal)")):
         part = frame[frame["metric"] == key]
@@ -350,6 +360,39 @@ def house_section(ctx) -> Section:
                          f"interval of the change against the default rules (paired by game)",
                          stem))
     return s
+
+
+def _resolved(ctx, s: Section, variants, n: int) -> pd.DataFrame | None:
+    """The re-solved reading (:mod:`reports.resolved`): the same games with every seat
+    playing the solution for the variant's own rules, for the variants whose solutions
+    exist (None where none does: the table keeps its fixed-strategy columns alone); a
+    note names the others and the command that solves each."""
+    from analysis.runs import simulate
+
+    p = R.plan(ctx, variants)
+    if p is None:
+        return None
+    shown = p.variants(variants)
+    s.text(R.intro(p, shown))
+    frame = None
+    if shown:
+        runs, target_of = {}, {}
+        for k, v in enumerate((Variant({}),) + tuple(shown)):
+            ctx.status(f"house rules re-solved {k + 1}/{len(shown) + 1} ({n:,} games)")
+            run = simulate(ctx.game, n, seed=ctx.seed, rules={**ctx.spec.rules, **v.rules},
+                           strategies={"all": p.strategy}, detail=True, progress=False)
+            runs[v.label] = run
+            target_of[v.label] = int(run.provenance["rules"]["target"])
+        base = runs.pop("default")
+        frame = house_frame(base, runs, target_of)
+        ctx.keep("house_resolved", frame)
+        for v in shown:
+            s.reading(W.sentence("re-solved, " + _house_reading(
+                v, frame[frame["variant"] == v.label])))
+    note = R.missing_note(ctx, p)
+    if note:
+        s.note(note)
+    return frame
 
 
 SPEC = GameSpec(

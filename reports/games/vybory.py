@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from reports import resolved as R
 from reports.solved import solved_section
 from reports.spec import GameSpec, Situation, Tuning, Variant, insert_sections
 
@@ -533,7 +534,7 @@ def house_section(ctx) -> Section:
            f"seed) under the default rules and under each variant, {ctx.default_label} in "
            f"every seat. Each figure is per deal; each change is paired by tour (intervals "
            f"from the tours' linearised contributions). The policies do not know the rule "
-           f"unless it changes what a type is worth.")
+           f"unless it changes what a type is worth (\"what if nobody adapts\").")
     tables = {}
     for k, v in enumerate((Variant({}),) + tuple(variants)):
         ctx.status(f"house rules {k + 1}/{len(variants) + 1} ({n:,} tours)")
@@ -544,9 +545,37 @@ def house_section(ctx) -> Section:
     frame = house_frame(base, tables)
     stem = ctx.keep("house", frame)
     units = {k: (sc, u) for k, _, sc, u in HOUSE_METRICS}
+    _house_readings(s, frame, variants, units, "")
+    adapted = _resolved(ctx, s, variants, n, units)
+    shown = pd.DataFrame({
+        "variant": frame["variant"], "figure": frame["title"],
+        "default": [W.num(r.default * units[r.metric][0], 2) for r in frame.itertuples()],
+        "variant value": [W.num(r.value * units[r.metric][0], 2) for r in frame.itertuples()],
+        "change [95% CI]": [W.interval(r.diff, r.ci_low, r.ci_high, units[r.metric][0], sign=True)
+                            for r in frame.itertuples()],
+        "p": frame["p_value"].map(W.p_text)})
+    title = "Each house rule against the default rules: per-deal figures and their change, " \
+            "paired by tour"
+    if adapted is not None:
+        cells = [R.cells(adapted, r.variant, r.metric, units[r.metric][0])
+                 for r in frame.itertuples()]
+        shown = pd.concat([shown, pd.DataFrame(cells)], axis=1)
+        title += (", with fixed strategies and re-solved (every seat playing the solution for "
+                  "the rules in force)")
+    s.add(Table(shown, title, stem))
+    return s
+
+
+def _house_readings(s, frame, variants, units, prefix: str) -> None:
+    """A sentence per variant: its largest detectable changes (``prefix``: which
+    reading, e.g. ``re-solved, ``)."""
+    from reports import text as W
+
     for v in variants:
         part = frame[frame["variant"] == v.label]
-        lead = f"with {v.label}"
+        if part.empty:
+            continue
+        lead = f"{prefix}with {v.label}"
         if (part[["diff", "ci_low", "ci_high"]].abs() < 1e-12).all().all():
             s.reading(W.sentence(lead + ": none of these figures changes in any tour, so with "
                                         "these strategies the rule changes only the scores"))
@@ -569,16 +598,37 @@ def house_section(ctx) -> Section:
                          f"{unit}, 95% CI {W.num(lo, places, True)} to {W.num(hi, places, True)}, "
                          f"{W.p_text(r.p_value)})")
         s.reading(W.sentence(lead + ", " + W.join(parts)))
-    shown = pd.DataFrame({
-        "variant": frame["variant"], "figure": frame["title"],
-        "default": [W.num(r.default * units[r.metric][0], 2) for r in frame.itertuples()],
-        "variant value": [W.num(r.value * units[r.metric][0], 2) for r in frame.itertuples()],
-        "change [95% CI]": [W.interval(r.diff, r.ci_low, r.ci_high, units[r.metric][0], sign=True)
-                            for r in frame.itertuples()],
-        "p": frame["p_value"].map(W.p_text)})
-    s.add(Table(shown, "Each house rule against the default rules: per-deal figures and "
-                "their change, paired by tour", stem))
-    return s
+
+
+def _resolved(ctx, s, variants, n: int, units) -> pd.DataFrame | None:
+    """The re-solved reading (:mod:`reports.resolved`): the same tours with every seat
+    playing the solution for the variant's own rules, for the variants whose solutions
+    exist (None where none does: the table keeps its fixed-strategy columns alone); a
+    note names the others and the command that solves each."""
+    from analysis.runs import simulate
+    from reports.spec import Variant
+
+    p = R.plan(ctx, variants)
+    if p is None:
+        return None
+    shown = p.variants(variants)
+    s.text(R.intro(p, shown))
+    frame = None
+    if shown:
+        tables = {}
+        for k, v in enumerate((Variant({}),) + tuple(shown)):
+            ctx.status(f"house rules re-solved {k + 1}/{len(shown) + 1} ({n:,} tours)")
+            run = simulate(ctx.game, n, seed=ctx.seed, rules={**ctx.spec.rules, **v.rules},
+                           strategies={"all": p.strategy}, detail=True, progress=False)
+            tables[v.label] = run.table("deals")
+        base = tables.pop("default")
+        frame = house_frame(base, tables)
+        ctx.keep("house_resolved", frame)
+        _house_readings(s, frame, shown, units, "re-solved, ")
+    note = R.missing_note(ctx, p)
+    if note:
+        s.note(note)
+    return frame
 
 
 SPEC = GameSpec(
