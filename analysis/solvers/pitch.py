@@ -56,9 +56,9 @@ from sim.rules import Rules
 from strategies import pitch as SP
 from strategies.base import assign_seats
 
-TYPICAL_TIME = "several minutes on two cores, up to about 15 at 4 players"
-"""How long a solve at the default iterations takes on two cores (the benchmark's bound
-at 4 players is 900 s)."""
+TYPICAL_TIME = "2 to 13 minutes on two cores (2 to 4 players)"
+"""How long a solve at the default iterations takes on two cores: measured 100, 305 and
+745 s at 2, 3 and 4 players on a machine busy with other work."""
 
 VALUE_GAMES = 20_000
 """Self-play games that give the value of a match score and the score states dealt at."""
