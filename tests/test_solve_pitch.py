@@ -136,3 +136,33 @@ def test_a_layout_1_file_is_read_with_its_header_widened(tmp_path):
     path.write_bytes(solved.OLD_MAGIC + json.dumps(header).encode() + b"\n"
                      + zlib.compress(old.tobytes()))
     assert np.array_equal(solved.load(path).table, new)
+
+
+def test_the_same_file_on_one_and_two_threads_and_after_an_interrupt(tmp_path, monkeypatch):
+    """A pitch solve (its self-play outlook included) is a pure function of its settings:
+    the same file bit for bit on one thread and two, and after an interrupt and a rerun
+    of the same command, which resumes from the checkpoint."""
+    monkeypatch.setattr(SP, "VALUE_GAMES", 500)
+    monkeypatch.setattr(SP, "HELD_OUT", 2000)
+
+    def solve(name, **kw):
+        return S.solve("pitch", {"players": 3}, iterations=4, out=tmp_path / name,
+                       progress=False, **kw)
+
+    one = solve("a.sol", threads=1).path.read_bytes()
+    assert solve("b.sol", threads=2).path.read_bytes() == one
+    monkeypatch.setattr(S, "CHECKPOINT_SECONDS", 0.0)
+    run = SP.PitchSolver.run
+
+    def interrupted(self, iterations, *args, **kw):
+        if self.iteration >= 2:
+            raise KeyboardInterrupt
+        run(self, 1, *args, **kw)
+
+    monkeypatch.setattr(SP.PitchSolver, "run", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        solve("c.sol")
+    assert (tmp_path / "c.sol.checkpoint.npz").exists()
+    monkeypatch.setattr(SP.PitchSolver, "run", run)
+    resumed = solve("c.sol")
+    assert resumed.resumed_from == 2 and resumed.path.read_bytes() == one

@@ -360,17 +360,17 @@ def _legal_mask(rules: Rules, n: int, classes: int) -> np.ndarray:
     return mask
 
 
-def score_model(rules: Rules, seed: int, win: bool, games: int = VALUE_GAMES
+def score_model(rules: Rules, seed: int, win: bool, games: int | None = None
                 ) -> tuple[np.ndarray, np.ndarray]:
-    """From ``games`` self-play games of ``strength+greedy``: the outlook of a match
-    score by a seat's distance ``d`` to the target and its nearest rival's ``r`` (both
-    cut at ``target``), ``table[d - 1, r - 1]``: the share of games a seat won from
-    there (``win``), or else what its margin gained from there to the end, with
-    ``PRIOR`` pseudo-games at 1/n (at 0) per cell; and every deal's score state (scores,
-    then the dealer; int64 rows)."""
+    """From ``games`` (default ``VALUE_GAMES``) self-play games of ``strength+greedy``:
+    the outlook of a match score by a seat's distance ``d`` to the target and its nearest
+    rival's ``r`` (both cut at ``target``), ``table[d - 1, r - 1]``: the share of games a
+    seat won from there (``win``), or else what its margin gained from there to the end,
+    with ``PRIOR`` pseudo-games at 1/n (at 0) per cell; and every deal's score state
+    (scores, then the dealer; int64 rows)."""
     from analysis.runs import simulate
     n, target = rules.players, rules.target
-    sim = simulate("pitch", games, seed=seed, rules=rules.to_json(), detail=True,
+    sim = simulate("pitch", games or VALUE_GAMES, seed=seed, rules=rules.to_json(), detail=True,
                    strategies=["all=strength+greedy"])
     deals = sim.table("deals").sort_values(["match", "deal", "seat"])
     before = (deals["score_after"] - deals["deal_score"]).to_numpy(np.int64).reshape(-1, n)
