@@ -440,8 +440,7 @@ class PitchSolver(DealSampledCFR):
         return (self.R, self.play_ids, self.play_params, self.states, self.outlook, self.win)
 
     def increments(self, first: int, count: int, blocks: int, sigma: np.ndarray):
-        d_regret = np.zeros((blocks, *self.legal.shape))
-        d_average = np.zeros_like(d_regret)
+        d_regret, d_average = self.block_buffers(blocks)
         err = new_errors(1)
         train_batch(np.uint64(self.seed), first, count, *self._args(), sigma, 1.0, d_regret,
                     d_average, err, self.steps, self.buckets)

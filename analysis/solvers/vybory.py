@@ -498,8 +498,7 @@ class VyborySolver(DealSampledCFR):
             f"probability {self.model:g} in a deal")
 
     def increments(self, first: int, count: int, blocks: int, sigma: np.ndarray):
-        d_regret = np.zeros((blocks, *self.legal.shape))
-        d_average = np.zeros_like(d_regret)
+        d_regret, d_average = self.block_buffers(blocks)
         err = new_errors(1)
         train_batch(np.uint64(self.seed), first, count, self.R, self.play_ids, self.play_params,
                     sigma, d_regret, d_average, err, self.model, self.model_pids,
