@@ -79,6 +79,7 @@ def module_file(name: str) -> Path | None:
     return None
 
 
+@cache
 def module_name(path: str | Path) -> str | None:
     """The dotted name of a repository file (``sim/tricks.py`` -> ``sim.tricks``), or
     ``None`` outside bidlab's packages (a test or a benchmark script: its functions keep
