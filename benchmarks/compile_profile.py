@@ -8,6 +8,7 @@ double-dummy cache (also in the temporary folder) solves nothing.
     .venv/bin/python benchmarks/compile_profile.py                 # every game
     .venv/bin/python benchmarks/compile_profile.py pitch vybory    # some
     .venv/bin/python benchmarks/compile_profile.py --top 8 --json benchmarks/out/compile.json
+    .venv/bin/python benchmarks/compile_profile.py --trace   # and a cold ``bidlab trace GAME``
 
 Each game runs in a fresh process with its own empty cache (``BIDLAB_CACHE_DIR``), as a
 new user's first ``simulate`` would, so the modules games share compile once per game.
@@ -96,32 +97,47 @@ def cache_bytes(path: Path) -> int:
     return sum(p.stat().st_size for p in path.rglob("*") if p.is_file())
 
 
-def profile(game: str, n: int) -> dict:
-    cache = Path(tempfile.mkdtemp(prefix="bidlab-compile-"))
+def cold_run(argv: list[str], cache: Path) -> tuple[float, dict]:
+    """``bidlab ARGV`` in a fresh process with the cache folder ``cache``: its wall time
+    from the start to the command's end, and what the child reports."""
     env = dict(CLEAN_ENV, BIDLAB_CACHE_DIR=str(cache))
+    t0 = time.time()
+    res = subprocess.run([sys.executable, "-c", _CHILD, json.dumps(argv)], env=env,
+                         cwd=ROOT, capture_output=True, text=True)
+    if res.returncode != 0:
+        raise RuntimeError(res.stderr.strip().splitlines()[-1] if res.stderr else "failed")
+    out = json.loads(res.stdout.strip().splitlines()[-1])
+    return out["done"] - t0, out
+
+
+def profile(game: str, n: int, trace: bool) -> dict:
     argv = ["simulate", game, "-n", str(n), "--no-progress"]  # seed 0: bridge plays shipped boards
+    cache = Path(tempfile.mkdtemp(prefix="bidlab-compile-"))
     try:
         load_start = load()
-        t0 = time.time()
-        res = subprocess.run([sys.executable, "-c", _CHILD, json.dumps(argv)], env=env,
-                             cwd=ROOT, capture_output=True, text=True)
-        if res.returncode != 0:
-            raise RuntimeError(res.stderr.strip().splitlines()[-1] if res.stderr else "failed")
-        out = json.loads(res.stdout.strip().splitlines()[-1])
-        cold = out["done"] - t0
+        cold, out = cold_run(argv, cache)
         nbytes = cache_bytes(cache)
         t1 = time.perf_counter()
-        subprocess.run([sys.executable, "-m", "bidlab", *argv], env=env, cwd=ROOT,
-                       capture_output=True, check=True)
+        subprocess.run([sys.executable, "-m", "bidlab", *argv], cwd=ROOT, capture_output=True,
+                       env=dict(CLEAN_ENV, BIDLAB_CACHE_DIR=str(cache)), check=True)
         warm = time.perf_counter() - t1
     finally:
         shutil.rmtree(cache, ignore_errors=True)
     funcs = out["functions"]
-    return {"game": game, "cold_s": cold, "warm_s": warm, "load_start": load_start,
-            "load_end": load(), "functions": funcs, "cache_bytes": nbytes,
-            "signatures": sum(f["signatures"] for f in funcs.values()),
-            "compile_s": sum(f["compile_s"] for f in funcs.values())
-            + out["unlisted_compile_s"]}
+    result = {"game": game, "cold_s": cold, "warm_s": warm, "load_start": load_start,
+              "load_end": load(), "functions": funcs, "cache_bytes": nbytes,
+              "signatures": sum(f["signatures"] for f in funcs.values()),
+              "compile_s": sum(f["compile_s"] for f in funcs.values())
+              + out["unlisted_compile_s"]}
+    if trace:  # ``bidlab trace GAME`` (match 0, JSON) from its own empty cache
+        cache = Path(tempfile.mkdtemp(prefix="bidlab-compile-"))
+        try:
+            result["trace_cold_s"], out = cold_run(["trace", game], cache)
+        finally:
+            shutil.rmtree(cache, ignore_errors=True)
+        result["trace_functions"] = len(out["functions"])
+        result["trace_signatures"] = sum(f["signatures"] for f in out["functions"].values())
+    return result
 
 
 _LITERAL = re.compile(r"Literal\[(\w+)\]\([^)]*\)")
@@ -140,16 +156,21 @@ def short(name: str) -> str:
 
 
 def report(results: list[dict], top: int) -> str:
+    traced = any("trace_cold_s" in r for r in results)
     lines = ["| game | cold simulate -n 1000 | warm | compile events (excl. sum) | "
              "functions compiled | signatures | functions with >1 signature | cache | "
-             "load (1-min avg, start / end) |",
-             "|---|---|---|---|---|---|---|---|---|"]
+             + ("cold trace (functions, signatures) | " if traced else "")
+             + "load (1-min avg, start / end) |",
+             "|---|---|---|---|---|---|---|---|---|" + ("---|" if traced else "")]
     for r in results:
         multi = {k: f["signatures"] for k, f in r["functions"].items() if f["signatures"] > 1}
+        trace = (f"{r['trace_cold_s']:.1f} s ({r['trace_functions']}, "
+                 f"{r['trace_signatures']}) | " if "trace_cold_s" in r else
+                 "- | " if traced else "")
         lines.append(
             f"| {r['game']} | {r['cold_s']:.1f} s | {r['warm_s']:.1f} s | "
             f"{r['compile_s']:.1f} s | {len(r['functions'])} | {r['signatures']} | "
-            f"{len(multi)} | {r['cache_bytes'] / 2**20:.1f} MiB | "
+            f"{len(multi)} | {r['cache_bytes'] / 2**20:.1f} MiB | {trace}"
             f"{r['load_start'].split()[0]} / {r['load_end'].split()[0]} |")
     lines += ["", "Functions with several signatures (game: function x signatures, and why: "
               "`literal` where they differ only in literal argument values, else `types`):",
@@ -172,13 +193,15 @@ def main() -> None:
     ap.add_argument("games", nargs="*", default=list(GAMES))
     ap.add_argument("-n", type=int, default=1000)
     ap.add_argument("--top", type=int, default=5)
+    ap.add_argument("--trace", action="store_true",
+                    help="also time a cold `bidlab trace GAME`, from its own empty cache")
     ap.add_argument("--json", type=Path, default=HERE / "out" / "compile_profile.json")
     args = ap.parse_args()
     results = []
     for game in args.games:
         log(f"{game}: cold simulate -n {args.n} (load {load()})")
         try:
-            results.append(profile(game, args.n))
+            results.append(profile(game, args.n, args.trace))
         except Exception as e:  # noqa: BLE001  (a benchmark reports, never stops)
             log(f"{game}: failed: {e}")
             continue
