@@ -1,9 +1,13 @@
 """Game engines: cards, counter-based RNG, one package per game, the chunked runner.
 
-Importing ``sim`` points numba's disk cache at a directory keyed on a hash of the
-``sim/`` and ``strategies/`` sources. numba's cache only checks the timestamp of the
-file that defines a kernel (numba issue 1833), while our kernels inline policies and
-helpers from other modules; without the key an edit there could run stale machine code.
+numba's disk cache only checks the source of the file that defines a kernel (numba
+issue 1833), while our kernels inline policies and helpers from other modules; without
+a key on those sources an edit there could run stale machine code. Every function
+compiled with :func:`sim.jit.jit` is cached in a folder keyed on its own module's
+import closure (``sim/kernelcache.py``), so an edit to one game's files leaves the
+other games' kernels cached. Importing ``sim`` points numba's default folder, for any
+other cached function of the process, at one keyed on a hash of all the ``sim/`` and
+``strategies/`` sources (``source_digest``).
 """
 
 from __future__ import annotations
@@ -28,9 +32,9 @@ def source_digest() -> str:
 
 
 def _configure_numba_cache() -> None:
-    base = os.environ.get("BIDLAB_CACHE_DIR") or os.path.join(
-        os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "bidlab")
-    path = os.path.join(base, "numba", source_digest())
+    from sim.kernelcache import base_dir
+
+    path = os.path.join(base_dir(), "numba", source_digest())
     os.environ["NUMBA_CACHE_DIR"] = path
     import numba  # after the environment is set, for processes that import it first here
     numba.config.CACHE_DIR = path

@@ -12,7 +12,8 @@ Why these options:
 
 - ``cache=True``: compiled code is kept on disk, because compile time is the user's
   start-up time and part of CI's. numba's cache does not notice edits in imported
-  modules, so ``sim/__init__.py`` keys the cache folder on a hash of the sources.
+  modules, so each function's folder is keyed on a hash of the sources its module
+  imports, transitively (``sim/kernelcache.py``).
 - ``error_model="numpy"``: a division follows IEEE rules instead of testing its divisor
   for zero and raising ``ZeroDivisionError``. The test costs time in the hot loops
   (benchmarks/README.md has the measurements), and no divisor here is zero where its
@@ -31,6 +32,8 @@ from typing import Any
 
 from numba import njit, prange
 
+from sim.kernelcache import numba_cache_dir
+
 __all__ = ["jit", "prange"]
 
 
@@ -46,4 +49,9 @@ def jit(fn: Callable | None = None, *, inline: bool = False, nrt: bool = False,
     if inline:
         options["inline"] = "always"
     decorate = njit(**options)
-    return decorate if fn is None else decorate(fn)
+
+    def compiled(f: Callable) -> Any:
+        with numba_cache_dir(f):  # numba picks the folder here, when caching is enabled
+            return decorate(f)
+
+    return compiled if fn is None else compiled(fn)
