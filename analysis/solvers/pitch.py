@@ -123,15 +123,14 @@ def _outcome(scores, n, seat, target, outlook, win, winner):
     if win and winner >= 0:
         return 1.0 if seat == winner else 0.0
     margin = 0.0
-    rival = target
     for s in range(n):
         if s != seat:
-            rival = min(rival, target - scores[s])
             margin -= scores[s] / (n - 1)
     margin += scores[seat]
     if winner >= 0:
         return margin
     cap = outlook.shape[0]
+    rival = A.rival_distance(scores, seat, n, target)
     value = outlook[min(target - scores[seat], cap) - 1, min(rival, cap) - 1]
     return value if win else margin + value
 

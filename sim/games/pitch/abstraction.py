@@ -83,15 +83,21 @@ def hand_class(hand, n, deck_size, joker_game, low_captured, steps):
 
 
 @jit
-def score_class(scores, seat, n, target, buckets):
-    """The match score's class, 0..buckets**2 - 1: the distances to the target of
-    ``seat`` and of the nearest other seat, each cut at ``buckets``."""
+def rival_distance(scores, seat, n, target):
+    """How far the other seat nearest the target is from it (at most ``target``)."""
     rival = target
     for s in range(n):
         if s != seat:
             rival = min(rival, target - scores[s])
-    me = target - scores[seat]
-    return ((min(max(me, 1), buckets) - 1) * buckets + min(max(rival, 1), buckets) - 1)
+    return rival
+
+
+@jit
+def score_class(scores, seat, n, target, buckets):
+    """The match score's class, 0..buckets**2 - 1: the distances to the target of
+    ``seat`` and of the nearest other seat, each cut at ``buckets``."""
+    me, rival = target - scores[seat], rival_distance(scores, seat, n, target)
+    return (min(max(me, 1), buckets) - 1) * buckets + min(max(rival, 1), buckets) - 1
 
 
 @jit
