@@ -126,7 +126,7 @@ def _pitch_chart(p: np.ndarray, n: int, steps: int, buckets: int,
     situations = PITCH_SCORES if buckets > 1 else {"any": (99, 99)}
     rows = []
     for score, (me, rival) in situations.items():
-        score_cls = (min(me, buckets) - 1) * buckets + min(rival, buckets) - 1
+        score_cls = A.distance_class(me, rival, buckets)
         for cls in np.flatnonzero(seen):
             strength = cls // (A.COUNTS * 4)
             row_cls = A.private_class(int(cls), score_cls, buckets)

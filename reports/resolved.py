@@ -58,6 +58,30 @@ def plan(ctx, variants: Sequence[Variant]) -> Plan | None:
     return out
 
 
+def simulations(ctx, s, variants: Sequence[Variant], n: int, noun: str
+                ) -> tuple[Plan, list[Variant], dict[str, Any]] | None:
+    """The re-solved runs of a house section: its plan, the variants it can show, and
+    per label (``default`` first, then each shown variant) the simulation of ``n``
+    ``noun`` with every seat playing that rule set's solution (none where no variant can
+    be shown); the intro sentence goes into ``s``. None where the game has no solver."""
+    from analysis.runs import simulate
+
+    p = plan(ctx, variants)
+    if p is None:
+        return None
+    shown = p.variants(variants)
+    s.text(intro(p, shown))
+    runs: dict[str, Any] = {}
+    if shown:
+        for k, v in enumerate((Variant({}),) + tuple(shown)):
+            ctx.status(f"house rules re-solved {k + 1}/{len(shown) + 1} ({n:,} {noun})")
+            runs[v.label] = simulate(ctx.game, n, seed=ctx.seed,
+                                     rules={**ctx.spec.rules, **v.rules},
+                                     strategies={"all": p.strategy}, detail=True,
+                                     progress=False)
+    return p, shown, runs
+
+
 def missing_note(ctx, p: Plan, compare_hint: bool = True) -> str:
     """What the re-solved reading leaves out and how to fill it in; "" where nothing."""
     if not p.missing:

@@ -45,6 +45,7 @@ class DealSampledCFR:
         self.regret = np.zeros(legal.shape)
         self.average = np.zeros(legal.shape)
         self.iteration = 0
+        self._buffers: tuple[np.ndarray, np.ndarray] | None = None
 
     def increments(self, first: int, count: int, blocks: int, sigma: np.ndarray
                    ) -> tuple[np.ndarray, np.ndarray]:
@@ -58,7 +59,7 @@ class DealSampledCFR:
         by the kernel on every iteration, a serial cost that took a third of an iteration
         of pitch's 96,000 information sets and most of what a second thread gains."""
         shape = (blocks, *self.legal.shape)
-        kept = getattr(self, "_buffers", None)
+        kept = self._buffers
         if kept is None or kept[0].shape != shape:
             kept = self._buffers = (np.empty(shape), np.empty(shape))
         return kept

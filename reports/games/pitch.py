@@ -367,22 +367,13 @@ def _resolved(ctx, s: Section, variants, n: int) -> pd.DataFrame | None:
     playing the solution for the variant's own rules, for the variants whose solutions
     exist (None where none does: the table keeps its fixed-strategy columns alone); a
     note names the others and the command that solves each."""
-    from analysis.runs import simulate
-
-    p = R.plan(ctx, variants)
-    if p is None:
+    played = R.simulations(ctx, s, variants, n, "games")
+    if played is None:
         return None
-    shown = p.variants(variants)
-    s.text(R.intro(p, shown))
+    p, shown, runs = played
     frame = None
     if shown:
-        runs, target_of = {}, {}
-        for k, v in enumerate((Variant({}),) + tuple(shown)):
-            ctx.status(f"house rules re-solved {k + 1}/{len(shown) + 1} ({n:,} games)")
-            run = simulate(ctx.game, n, seed=ctx.seed, rules={**ctx.spec.rules, **v.rules},
-                           strategies={"all": p.strategy}, detail=True, progress=False)
-            runs[v.label] = run
-            target_of[v.label] = int(run.provenance["rules"]["target"])
+        target_of = {label: int(run.provenance["rules"]["target"]) for label, run in runs.items()}
         base = runs.pop("default")
         frame = house_frame(base, runs, target_of)
         ctx.keep("house_resolved", frame)

@@ -605,22 +605,13 @@ def _resolved(ctx, s, variants, n: int, units) -> pd.DataFrame | None:
     playing the solution for the variant's own rules, for the variants whose solutions
     exist (None where none does: the table keeps its fixed-strategy columns alone); a
     note names the others and the command that solves each."""
-    from analysis.runs import simulate
-    from reports.spec import Variant
-
-    p = R.plan(ctx, variants)
-    if p is None:
+    played = R.simulations(ctx, s, variants, n, "tours")
+    if played is None:
         return None
-    shown = p.variants(variants)
-    s.text(R.intro(p, shown))
+    p, shown, runs = played
     frame = None
     if shown:
-        tables = {}
-        for k, v in enumerate((Variant({}),) + tuple(shown)):
-            ctx.status(f"house rules re-solved {k + 1}/{len(shown) + 1} ({n:,} tours)")
-            run = simulate(ctx.game, n, seed=ctx.seed, rules={**ctx.spec.rules, **v.rules},
-                           strategies={"all": p.strategy}, detail=True, progress=False)
-            tables[v.label] = run.table("deals")
+        tables = {label: run.table("deals") for label, run in runs.items()}
         base = tables.pop("default")
         frame = house_frame(base, tables)
         ctx.keep("house_resolved", frame)

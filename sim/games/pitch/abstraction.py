@@ -96,7 +96,14 @@ def rival_distance(scores, seat, n, target):
 def score_class(scores, seat, n, target, buckets):
     """The match score's class, 0..buckets**2 - 1: the distances to the target of
     ``seat`` and of the nearest other seat, each cut at ``buckets``."""
-    me, rival = target - scores[seat], rival_distance(scores, seat, n, target)
+    return distance_class(target - scores[seat], rival_distance(scores, seat, n, target),
+                          buckets)
+
+
+@jit
+def distance_class(me, rival, buckets):
+    """The match score's class of a bidder ``me`` points from the target whose nearest
+    rival is ``rival`` points from it."""
     return (min(max(me, 1), buckets) - 1) * buckets + min(max(rival, 1), buckets) - 1
 
 
