@@ -39,9 +39,7 @@ def locate(game: str, rules: Mapping[str, Any]) -> tuple[solved.Solution, str] |
     its name; a file that is there but damaged or made for other rules is an error
     that names it."""
     r = get_game(game).make_rules(dict(rules))
-    abstraction = solved.abstraction_of(game, r)
-    name = f"{game}-{solved.key(game, r.to_json(), abstraction)}.sol"
-    if not any((folder / name).exists() for folder in (solved.user_folder(), solved.SHIPPED)):
+    if solved.where(game, r.to_json(), solved.abstraction_of(game, r)) is None:
         return None
     return load(game, rules)
 

@@ -204,15 +204,23 @@ def solve_command(game: str, rules: Mapping[str, Any],
     return f"bidlab solve {game}{flags}"
 
 
+def where(game: str, rules: Mapping[str, Any], abstraction: Abstraction) -> Path | None:
+    """The file ``solved`` plays for ``game`` under ``rules`` (the first of the folders
+    in the module docstring's order that holds one of its name), unchecked; None where
+    there is none."""
+    name = f"{game}-{key(game, rules, abstraction)}.sol"
+    return next((folder / name for folder in (user_folder(), SHIPPED)
+                 if (folder / name).exists()), None)
+
+
 def find(game: str, rules: Mapping[str, Any], abstraction: Abstraction) -> tuple[Solution, Path]:
     """The solution ``solved`` plays for ``game`` under ``rules`` and where it was found
     (see the module docstring for the order); an error that gives the command that makes
     one where there is none."""
+    path = where(game, rules, abstraction)
+    if path is not None:
+        return check(load(path), game, rules, abstraction, path), path
     name = f"{game}-{key(game, rules, abstraction)}.sol"
-    for folder in (user_folder(), SHIPPED):
-        path = folder / name
-        if path.exists():
-            return check(load(path), game, rules, abstraction, path), path
     raise SolutionError(f"no solution of {game} for these rules (looked for {name} in "
                         f"{user_folder()} and among the shipped ones); make one with "
                         f"`{solve_command(game, rules, abstraction)}`, which writes it where "
