@@ -13,7 +13,8 @@ import re
 import pandas as pd
 import pytest
 
-from bidlab.cli import format_comparison, main
+from bidlab.cli import main
+from bidlab.commands.compare import format_comparison
 from bidlab.output import table_lines
 from reports import text as W
 
@@ -248,8 +249,8 @@ def test_bridge_pairs_differences_are_first_minus_second():
     import inspect
 
     from analysis.stats import paired_difference
-    from bidlab import bridge_cli
-    assert "first minus second" in inspect.getsource(bridge_cli._bridge_pairs)
+    from bidlab.commands import bridge
+    assert "first minus second" in inspect.getsource(bridge._bridge_pairs)
     d = paired_difference([1.0, 2.0], [3.0, 5.0])  # y - x
     assert d["diff"] == 2.5
     import analysis.bridge as B

@@ -14,6 +14,16 @@ SEATS = 4
 SEAT_NAMES = "NESW"
 """Seat 0 is North, 1 East, 2 South, 3 West; NS = seats 0 and 2 (B1)."""
 
+
+def seat_number(text) -> int | None:
+    """A seat from its letter (N, E, S, W, any case) or its number (0..3); None where
+    ``text`` is neither."""
+    t = str(text).strip().upper()
+    if t in ("0", "1", "2", "3"):
+        return int(t)
+    return SEAT_NAMES.index(t) if len(t) == 1 and t in SEAT_NAMES else None
+
+
 VULNERABILITY = ("board", "none", "ns", "ew", "both")
 KEYS = (
     RuleKey("vulnerability", "board", "choice", "vulnerability: by board number (i mod 16 + 1), "

@@ -55,7 +55,7 @@ from sim.errors import BidlabError
 from sim.games.bridge import core as C
 from sim.games.bridge.deal import SUIT_LETTERS, Constraints, _range
 from sim.games.bridge.pbn import format_hand, parse_hand
-from sim.games.bridge.rules import BOARD_VUL, SEAT_NAMES, VUL_NAMES
+from sim.games.bridge.rules import BOARD_VUL, SEAT_NAMES, VUL_NAMES, seat_number
 from sim.rules import Rules
 from sim.situation import bad, check_keys, parse_candidates, span, whole, yes_no
 
@@ -108,13 +108,10 @@ class Situation:
 
 def _seat(key: str, value: Any) -> int:
     text = str(value).strip().lower()
-    if text in SEAT_WORDS:
-        return SEAT_WORDS[text]
-    if len(text) == 1 and text.upper() in SEAT_NAMES:
-        return SEAT_NAMES.index(text.upper())
-    if text in ("0", "1", "2", "3"):
-        return int(text)
-    raise bad(key, value, "expected a seat: N, E, S or W (or 0..3)")
+    seat = SEAT_WORDS.get(text, seat_number(text))
+    if seat is None:
+        raise bad(key, value, "expected a seat: N, E, S or W (or 0..3)")
+    return seat
 
 
 def _hand(key: str, value: Any) -> int:

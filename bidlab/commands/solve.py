@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 import json
 
+from bidlab.commands.options import no_progress, rules, seed_and_rules
+
 EPILOG = """\
 examples:
   bidlab solve fpsb --rule players=3            # the known answer: bids (n-1)/n x value
@@ -24,7 +26,7 @@ resumed or not.
 """
 
 
-def add_parser(sub, seed_and_rules, no_progress) -> None:
+def add_parser(sub) -> None:
     p = sub.add_parser(
         "solve", help="solve a game's bidding: an approximate equilibrium on an abstraction",
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -58,9 +60,9 @@ def add_parser(sub, seed_and_rules, no_progress) -> None:
     no_progress(p, "no progress bar")
 
 
-def cmd_solve(args, rules) -> None:
+def run(args) -> None:
     from analysis.solve import solve
-    result = solve(args.game, rules, args.rules, iterations=args.iterations,
+    result = solve(args.game, rules(args), args.rules, iterations=args.iterations,
                    seconds=args.time, seed=args.seed, out=args.out, threads=args.threads,
                    workers=args.workers, scheduler=args.scheduler,
                    settings=_settings(args.setting),

@@ -8,6 +8,7 @@ import argparse
 import json
 import textwrap
 
+from bidlab.commands.options import given_rules
 from bidlab.output import print_table, table_lines
 from reports import text as W
 
@@ -140,20 +141,7 @@ def _refuse_foreign(args) -> None:
                               f"`bidlab bridge {args.tool} --help`")
 
 
-def parse_seat(text) -> int:
-    """A declarer seat: ``N E S W`` (any case) or ``0..3``."""
-    from sim.errors import BidlabError
-    from sim.games.bridge.rules import SEAT_NAMES
-    t = str(text).strip().upper()
-    if t.isdigit() and int(t) < 4:
-        return int(t)
-    if len(t) == 1 and t in SEAT_NAMES:
-        return SEAT_NAMES.index(t)
-    raise BidlabError(f"--seat {text}: the declarer seat is N, E, S or W (or 0..3: 0 N, 1 E, "
-                      f"2 S, 3 W)")
-
-
-def cmd_bridge(args) -> None:
+def run(args) -> None:
     from sim.errors import BidlabError
     from sim.games.bridge.deal import Constraints
     if args.tool is None:
@@ -170,10 +158,12 @@ def cmd_bridge(args) -> None:
     check_seed(args.seed)
     if args.boards:
         check_boards_file(args.boards)
-    if args.n is not None and args.n < 1:
-        raise BidlabError(f"-n {args.n}: give at least 1 board")
     if args.tool == "best":
-        args.seat = parse_seat(args.seat)
+        from sim.games.bridge.rules import seat_number
+        seat, args.seat = args.seat, seat_number(args.seat)
+        if args.seat is None:
+            raise BidlabError(f"--seat {seat}: the declarer seat is N, E, S or W (or 0..3: "
+                              f"0 N, 1 E, 2 S, 3 W)")
     progress = False if args.no_progress else None
     if args.tool == "team":
         _bridge_team(args, progress)
@@ -183,22 +173,12 @@ def cmd_bridge(args) -> None:
         _bridge_hands(args, Constraints.parse(args.hand, args.hcp, args.shape), progress)
 
 
-def _bridge_rules(args) -> dict:
-    """``--rules FILE`` then ``--rule`` items, as the other commands merge them."""
-    from sim.rules import load_rules_file, parse_assignments
-    return {**(load_rules_file(args.rules) if args.rules else {}), **parse_assignments(args.rule)}
-
-
 def _bridge_team(args, progress) -> None:
     from analysis.bridge import team_match
-    deals = None
-    if args.boards:
-        from analysis.runs import import_deals
-        deals = import_deals("bridge", args.boards)
-    from analysis.runs import make_rules
-    rules = make_rules("bridge", _bridge_rules(args))
-    r = team_match(args.a, args.b, args.n, seed=args.seed, rules=rules, progress=progress,
-                   deals=deals)
+    from analysis.runs import import_deals, make_rules
+    deals = import_deals("bridge", args.boards) if args.boards else None
+    r = team_match(args.a, args.b, args.n, seed=args.seed, progress=progress, deals=deals,
+                   rules=make_rules("bridge", given_rules(args)))
     result = r.to_json()
     if args.boards:
         result["boards_file"] = args.boards
@@ -212,7 +192,6 @@ def format_team(r, source: str) -> str:
     """A team match (``analysis.bridge.TeamMatch``) as text: the scorecard, then the
     totals."""
     import pandas as pd
-
 
     def result(row, t):
         contract = row[f"t{t}_contract"]
@@ -245,7 +224,7 @@ def format_team(r, source: str) -> str:
 def _bridge_pairs(args, progress) -> None:
     from analysis.bridge import pairs
     r = pairs(args.strategies, args.n, seed=args.seed, opponents=args.opponents,
-              rules=_bridge_rules(args), boards=args.boards, progress=progress)
+              rules=given_rules(args), boards=args.boards, progress=progress)
     if args.json:
         print(json.dumps(r.to_json(), indent=1))
         return
@@ -275,12 +254,12 @@ def _bridge_hands(args, c, progress) -> None:
     n = board_count(args.n)
     if args.tool == "best":
         import numpy as np
+        import pandas as pd
 
-        from analysis.bridge import best_contract
+        from analysis.bridge import STRAIN_NAMES, best_contract
+        from sim.games.bridge.rules import SEAT_NAMES
         r = best_contract(c, args.seat, n, seed=args.seed, vulnerable=args.vulnerable,
                           progress=progress)
-        from analysis.bridge import STRAIN_NAMES
-        from sim.games.bridge.rules import SEAT_NAMES
         dist = {st: [int(x) for x in np.bincount(r.tricks[:, i], minlength=14)]
                 for i, st in enumerate(STRAIN_NAMES)}
         seat = SEAT_NAMES[args.seat]
@@ -292,7 +271,6 @@ def _bridge_hands(args, c, progress) -> None:
             return
         print(f"best contract with {seat} as declarer, {vul}, {r.boards:,} boards "
               f"(double-dummy tricks; undoubled contracts, scored for {seat}'s side):\n")
-        import pandas as pd
         means = [sum(k * v for k, v in enumerate(counts)) / max(1, r.boards)
                  for counts in dist.values()]
         print("\n".join("  " + line for line in table_lines(pd.DataFrame(
