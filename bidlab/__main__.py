@@ -1,3 +1,4 @@
 from bidlab.cli import main
 
-raise SystemExit(main())
+if __name__ == "__main__":   # the workers `bidlab report` spawns import this module too
+    raise SystemExit(main())

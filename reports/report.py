@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from reports import style
 from reports.document import Document, GameReport, Section, to_html, to_markdown
 from reports.games import spec_for
 from reports.sections import Context, builders
@@ -126,8 +127,8 @@ def _keep_larger(out: Path, games: Sequence[str], sections: Sequence[str] | None
 def build_report(games: Sequence[str] | None = None, *, n: int | None = None, seed: int = 0,
                  out: str | Path = DEFAULT_OUT, sections: Sequence[str] | None = None,
                  specs: dict[str, GameSpec] | None = None, progress: bool | None = None,
-                 strict: bool = False, write: bool = True, replace: bool = False
-                 ) -> ReportResult:
+                 strict: bool = False, write: bool = True, replace: bool = False,
+                 processes: int | None = 1) -> ReportResult:
     """Build the report of ``games`` (default: every game) and write it under ``out``.
 
     ``n`` sets the main run size of every game (default: each game's spec; its other
@@ -136,6 +137,13 @@ def build_report(games: Sequence[str] | None = None, *, n: int | None = None, se
     so and listed in ``failures``; with ``strict`` the error is raised instead. A report
     already under ``out`` that this one would not cover (a game or a section it leaves
     out) is refused before anything runs, naming what it holds; ``replace`` replaces it.
+
+    ``processes``: games built at once, each in a process of its own with the cores
+    shared out (None: one per core, at most one per game, as ``bidlab report`` does; 1,
+    the default: one after the other in this process). Games are independent, so a cold
+    start compiles two games' kernels at once on two cores; every number and figure is
+    the same whatever it is. The workers are spawned, so a script that asks for more
+    than one calls this under ``if __name__ == "__main__":``.
     """
     t0 = time.perf_counter()
     started = _dt.datetime.now(_dt.timezone.utc).replace(microsecond=0).isoformat()
@@ -146,77 +154,42 @@ def build_report(games: Sequence[str] | None = None, *, n: int | None = None, se
         raise BidlabError(f"-n {n}: give at least 1 match")
     if seed < 0 or seed >= 2 ** 64:
         raise BidlabError(f"--seed {seed}: give a whole number in 0..2**64-1")
+    if processes is not None and processes < 1:
+        raise BidlabError(f"--processes {processes}: give at least 1")
     if write:
         output_folder(out, "--out")
         if not replace:
             _keep_larger(Path(out), games, sections)
     chosen = {g: (specs or {}).get(g) or spec_for(g) for g in games}
-    plans = {}
-    for g, spec in chosen.items():
-        plan = builders(spec)
-        if sections:
-            plan = [(sid, fn) for sid, fn in plan if sid in sections]
-        plans[g] = plan
+    plans = {g: _plan(spec, sections) for g, spec in chosen.items()}
     if sections:
         known = {sid for spec in chosen.values() for sid in spec.sections}
         unknown = sorted(set(sections) - known)
         if unknown:
             raise BidlabError(f"--sections: no section {unknown[0]!r}; sections: "
                               f"{', '.join(sorted(known))}")
-
+    if processes is None:
+        processes = min(os.cpu_count() or 1, len(games))
     bar = _Progress(sum(len(p) for p in plans.values()), progress)
-    reports_, failures, ctxs = [], [], []
-    stopped = None  # "game/section" where an interruption (Ctrl-C, SIGTERM) stopped it
-    where = ""
-    complete: list[str] = []
     try:
-        for g, plan in plans.items():
-            where = f"{g}/start"
-            g0 = time.perf_counter()
-            ctx = Context(chosen[g], n=n, seed=seed, progress=bar.status)
-            ctxs.append(ctx)
-            done = []
-            timings = ctx.provenance.setdefault("section_seconds", {})
-            try:
-                for sid, fn in plan:
-                    where = f"{g}/{sid}"
-                    bar.section(f"{g}: {sid}")
-                    s0 = time.perf_counter()
-                    try:
-                        section = fn(ctx)
-                    except Exception as e:  # noqa: BLE001 - one broken section must not sink the report
-                        if strict:
-                            raise
-                        failures.append(f"{g}/{sid}: {type(e).__name__}: {e}")
-                        section = Section(sid, f"{sid} (failed)")
-                        section.note(f"This section failed and is left out: {type(e).__name__}: {e}")
-                    timings[sid] = round(time.perf_counter() - s0, 2)
-                    if section is not None:
-                        done.append(section)
-                    bar.step()
-            except KeyboardInterrupt:
-                stopped = where
-            seconds = time.perf_counter() - g0
-            ctx.provenance["seconds"] = round(seconds, 2)
-            if stopped:
-                ctx.provenance["partial"] = f"interrupted in section {stopped.split('/')[1]}"
-            reports_.append(GameReport(g, ctx.g.title, done, ctx.provenance, seconds))
-            if stopped:
-                break
-            complete.append(g)
-            where = f"{g}/end"
-            bar.line(f"{g}: {len(done)} sections in {seconds:.1f} s")
-    except KeyboardInterrupt:  # between games: every game so far is whole
-        stopped = where or "start"
+        if processes > 1 and specs is None and len(games) > 1:
+            outputs = _build_in_processes(games, processes, n, seed, sections, strict, bar)
+        else:
+            outputs = _build_here(chosen, plans, n, seed, strict, bar)
     finally:
         bar.close()
+    stopped = next((o.stopped if o is not None else f"{g}/start"
+                    for g, o in zip(games, outputs) if o is None or o.stopped), None)
+    built = [o for o in outputs if o is not None]
+    failures = [f for o in built for f in o.failures]
+    reports_ = [o.report for o in built]
 
     total = time.perf_counter() - t0
-    digest = hashlib.sha256("".join(c.digest() for c in ctxs).encode()).hexdigest()[:16]
+    digest = hashlib.sha256("".join(o.digest for o in built).encode()).hexdigest()[:16]
     from sim.runner import version
     provenance: dict[str, Any] = {
         "command": _command(games, n, seed, sections),
-        "seed": seed, "n": {c.game: c.n for c in ctxs}, "version": version(),
+        "seed": seed, "n": {o.report.game: o.n for o in built}, "version": version(),
         "started": started, "seconds": round(total, 2),
         "game_seconds": {r.game: round(r.seconds, 2) for r in reports_},
         "software": _software(),
@@ -226,15 +199,16 @@ def build_report(games: Sequence[str] | None = None, *, n: int | None = None, se
         "failures": failures}
     if stopped:
         provenance["partial"] = {"interrupted_in": stopped,
-                                 "games_complete": complete,
-                                 "games_not_started": [g for g in games
-                                                       if g not in {c.game for c in ctxs}]}
+                                 "games_complete": [o.report.game for o in built
+                                                    if not o.stopped],
+                                 "games_not_started": [g for g, o in zip(games, outputs)
+                                                       if o is None]}
     doc = Document(
         title="bidlab report: " + ", ".join(games),
         intro=("What each strategy scores and how often it wins, where the money goes, what a "
                "lot costs, what a bid is worth and which house rules change the game: Monte "
                "Carlo estimates with 95% intervals, each with a one-sentence reading. "
-               + "Matches per game: " + ", ".join(f"{c.game} {c.n:,}" for c in ctxs)
+               + "Matches per game: " + ", ".join(f"{o.report.game} {o.n:,}" for o in built)
                + f"; seed {seed}."
                + (f" **Partial report**: interrupted {place(stopped)}; only the sections "
                   f"completed before that are here." if stopped else "")),
@@ -242,12 +216,191 @@ def build_report(games: Sequence[str] | None = None, *, n: int | None = None, se
     out = Path(out)
     figures, datas = [], []
     if write:
-        figures, datas = _write(out, doc, ctxs)
+        figures, datas = _write(out, doc, built)
     result = ReportResult(out, out / "report.html", out / "report.md", figures, datas, doc,
                           time.perf_counter() - t0, failures)
     if stopped:
         raise ReportInterrupted(result, stopped)
     return result
+
+
+def _plan(spec: GameSpec, sections: Sequence[str] | None):
+    """The spec's section builders, only ``sections`` where given."""
+    plan = builders(spec)
+    return [(sid, fn) for sid, fn in plan if sid in sections] if sections else plan
+
+
+@dataclass
+class _GameOutput:
+    """One game's report as built, here or in a worker process (so: picklable)."""
+
+    report: GameReport
+    figures: dict[str, bytes]
+    data: dict[str, Any]
+    digest: str
+    n: int
+    failures: list[str]
+    stopped: str | None
+    """``game/section`` where an interruption stopped it; None: complete."""
+
+
+def _build_game(spec: GameSpec, plan, n: int | None, seed: int, strict: bool,
+                bar) -> _GameOutput:
+    """Every section of ``plan`` for one game; an interruption (Ctrl-C, SIGTERM) keeps
+    the sections completed before it."""
+    g = spec.game
+    g0 = time.perf_counter()
+    style.fresh()
+    ctx = Context(spec, n=n, seed=seed, progress=bar.status)
+    done, failures, stopped = [], [], None
+    timings = ctx.provenance.setdefault("section_seconds", {})
+    sid = "start"
+    try:
+        for sid, fn in plan:
+            bar.section(f"{g}: {sid}")
+            s0 = time.perf_counter()
+            try:
+                section = fn(ctx)
+            except Exception as e:  # noqa: BLE001 - one broken section must not sink the report
+                if strict:
+                    raise
+                failures.append(f"{g}/{sid}: {type(e).__name__}: {e}")
+                section = Section(sid, f"{sid} (failed)")
+                section.note(f"This section failed and is left out: {type(e).__name__}: {e}")
+            timings[sid] = round(time.perf_counter() - s0, 2)
+            if section is not None:
+                done.append(section)
+            bar.step()
+    except KeyboardInterrupt:
+        stopped = f"{g}/{sid}"
+    seconds = time.perf_counter() - g0
+    ctx.provenance["seconds"] = round(seconds, 2)
+    if stopped:
+        ctx.provenance["partial"] = f"interrupted in section {sid}"
+    else:
+        bar.line(f"{g}: {len(done)} sections in {seconds:.1f} s")
+    return _GameOutput(GameReport(g, ctx.g.title, done, ctx.provenance, seconds), ctx.figures,
+                       ctx.data, ctx.digest(), ctx.n, failures, stopped)
+
+
+def _build_here(chosen: dict[str, GameSpec], plans, n, seed, strict, bar
+                ) -> list[_GameOutput | None]:
+    """The games one after the other in this process; None for a game an interruption
+    kept from starting."""
+    outputs: list[_GameOutput | None] = []
+    for g, spec in chosen.items():
+        if outputs and outputs[-1].stopped:
+            outputs.append(None)
+            continue
+        try:
+            outputs.append(_build_game(spec, plans[g], n, seed, strict, bar))
+        except KeyboardInterrupt:  # while setting the game up: nothing of it is kept
+            outputs.append(None)
+    return outputs
+
+
+class _Relay:
+    """A worker's progress, sent to the parent's bar through a queue."""
+
+    def __init__(self, queue):
+        self.queue = queue
+
+    def __getattr__(self, name: str):
+        return lambda *args: self.queue.put((name, *args))
+
+
+_QUEUE = None
+
+
+def _worker_start(queue, threads: int) -> None:
+    """A report worker: its share of the cores; its pid to the parent, which forwards an
+    interruption of its own as SIGINT (raised as KeyboardInterrupt even where the parent
+    was started with SIGINT ignored, as a shell's background jobs are)."""
+    global _QUEUE
+    import signal
+
+    import numba
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    numba.set_num_threads(max(1, min(threads, numba.config.NUMBA_NUM_THREADS)))
+    _QUEUE = queue
+    queue.put(("pid", os.getpid()))
+
+
+def _worker_build(game: str, n, seed, sections, strict) -> _GameOutput:
+    spec = spec_for(game)
+    return _build_game(spec, _plan(spec, sections), n, seed, strict, _Relay(_QUEUE))
+
+
+def _build_in_processes(games: list[str], processes: int, n, seed, sections, strict, bar
+                        ) -> list[_GameOutput | None]:
+    """The games in ``processes`` worker processes at once, the cores shared out among
+    them; in ``games`` order, None for a game an interruption kept from completing."""
+    import multiprocessing
+    import queue as queues
+    import signal
+    from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+
+    mp = multiprocessing.get_context("spawn")   # no fork of a process with numba threads
+    messages = mp.Queue()
+    threads = max(1, (os.cpu_count() or 1) // processes)
+    pids: list[int] = []
+
+    def relay(block: float = 0.0) -> None:
+        try:
+            while True:
+                name, *args = messages.get(timeout=block) if block else messages.get_nowait()
+                block = 0.0
+                if name == "pid":
+                    pids.append(args[0])
+                else:
+                    getattr(bar, name)(*args)
+        except queues.Empty:
+            pass
+
+    pool = ProcessPoolExecutor(processes, mp_context=mp, initializer=_worker_start,
+                               initargs=(messages, threads))
+    futures = [pool.submit(_worker_build, g, n, seed, sections, strict) for g in games]
+    interrupted = False
+    try:
+        while not all(f.done() for f in futures):
+            wait([f for f in futures if not f.done()], timeout=0.2,
+                 return_when=FIRST_COMPLETED)
+            relay()
+    except KeyboardInterrupt:
+        interrupted = True
+        for f in futures:
+            f.cancel()
+        for pid in pids:                 # a SIGTERM reached only this process
+            try:
+                os.kill(pid, signal.SIGINT)
+            except OSError:
+                pass
+        wait(futures, timeout=60)
+    finally:
+        relay()
+        pool.shutdown(wait=True, cancel_futures=True)
+        relay()
+    outputs: list[_GameOutput | None] = []
+    for g, f in zip(games, futures):
+        error = f.exception(timeout=0) if f.done() and not f.cancelled() else None
+        if f.done() and not f.cancelled() and error is None:
+            outputs.append(f.result())
+        elif error is not None and not interrupted:
+            if strict:
+                raise error
+            outputs.append(_failed(g, error))
+        else:
+            outputs.append(None)
+    return outputs
+
+
+def _failed(game: str, error: BaseException) -> _GameOutput:
+    """A game whose worker process failed outside any section (the others are kept)."""
+    why = f"{type(error).__name__}: {error}"
+    section = Section("failed", "report (failed)")
+    section.note(f"Building this game's report failed and it is left out: {why}")
+    report = GameReport(game, get_game(game).title, [section], {"game": game, "failed": why}, 0.0)
+    return _GameOutput(report, {}, {}, "", 0, [f"{game}: {why}"], None)
 
 
 def place(where: str) -> str:
@@ -266,11 +419,12 @@ class ReportInterrupted(Exception):
         self.result, self.where = result, where
 
 
-def _write(out: Path, doc: Document, ctxs: list[Context]) -> tuple[list[Path], list[Path]]:
+def _write(out: Path, doc: Document, built: list[_GameOutput]
+           ) -> tuple[list[Path], list[Path]]:
     (out / "figures").mkdir(parents=True, exist_ok=True)
     (out / "data").mkdir(parents=True, exist_ok=True)
     figures, datas = [], []
-    for ctx in ctxs:
+    for ctx in built:
         for stem, png in ctx.figures.items():
             path = out / "figures" / f"{stem}.png"
             path.write_bytes(png)

@@ -2,8 +2,9 @@
 
 Figures draw inside :func:`style` (a ``matplotlib.rc_context``), so a report looks the
 same whatever the user's matplotlib settings are. Colours come from :data:`COLORS`, a
-registry that gives each strategy label one colour for the whole process: the same
-strategy has the same colour in every figure of a report.
+registry that gives each strategy label one colour: the same strategy has the same colour
+in every figure of a game's report. The report starts each game afresh (:func:`fresh`),
+so a game's figures do not depend on the games drawn before it in the same process.
 """
 
 from __future__ import annotations
@@ -66,7 +67,8 @@ class ColorRegistry:
     def __init__(self, palette: tuple[str, ...] = PALETTE,
                  fixed: dict[str, str] | None = None):
         self.palette = palette
-        self.colors: dict[str, str] = dict(fixed or {})
+        self.fixed = dict(fixed or {})
+        self.colors: dict[str, str] = dict(self.fixed)
 
     def __call__(self, label: str) -> str:
         label = str(label)
@@ -77,7 +79,7 @@ class ColorRegistry:
         return self.colors[label]
 
     def reset(self) -> None:
-        self.colors = {}
+        self.colors = dict(self.fixed)
 
 
 COLORS = ColorRegistry()
@@ -85,6 +87,12 @@ COLORS = ColorRegistry()
 
 VARIANT_COLORS = ColorRegistry(PALETTE[1:] + PALETTE[:1])
 """Colours per house variant in comparison figures (kept apart from strategy colours)."""
+
+
+def fresh() -> None:
+    """Colours assigned anew from the palette's start (a new game's report)."""
+    COLORS.reset()
+    VARIANT_COLORS.reset()
 
 
 @contextmanager

@@ -19,6 +19,7 @@ import pytest
 from reports import text as W
 from reports.report import build_report
 from reports.spec import GameSpec, Situation, generic_spec
+from sim.errors import BidlabError
 
 N = 2048
 
@@ -358,6 +359,25 @@ def test_same_seed_same_numbers(tmp_path):
     assert c.document.provenance["digest"] != a.document.provenance["digest"]
 
 
+def test_games_in_parallel_processes_write_the_same_report(tmp_path):
+    """Two games built at once in worker processes: the same numbers, figures (each
+    game's colours start afresh, whatever was drawn before it) and text as one after the
+    other in this process."""
+    kw = dict(n=512, seed=4, sections=["equity"], progress=False, strict=True)
+    one = build_report(["auktsion", "fpsb"], out=tmp_path / "one", processes=1, **kw)
+    two = build_report(["auktsion", "fpsb"], out=tmp_path / "two", processes=2, **kw)
+    assert one.document.provenance["digest"] == two.document.provenance["digest"]
+    assert [g.game for g in two.document.games] == ["auktsion", "fpsb"]
+    for folder in ("data", "figures"):
+        names = sorted(p.name for p in (tmp_path / "one" / folder).iterdir())
+        assert names == sorted(p.name for p in (tmp_path / "two" / folder).iterdir())
+        for name in names:
+            assert (tmp_path / "one" / folder / name).read_bytes() == \
+                (tmp_path / "two" / folder / name).read_bytes(), name
+    with pytest.raises(BidlabError, match="--processes 0: give at least 1"):
+        build_report(["fpsb"], out=tmp_path / "x", processes=0, **kw)
+
+
 def test_cli_report(tmp_path, capsys):
     from bidlab.cli import main
 
@@ -370,6 +390,31 @@ def test_cli_report(tmp_path, capsys):
     assert main(["report", "nogame"]) == 2
     assert "unknown game 'nogame'" in capsys.readouterr().err
     assert main(["report", "fpsb", "--sections", "nope"]) == 2
+
+
+def test_a_stopped_parallel_report_keeps_what_its_workers_completed(tmp_path):
+    """SIGTERM to `bidlab report` while two games are built in worker processes (SIGINT
+    ignored, as in a shell's background job): the parent forwards it, each worker stops
+    after its section in progress, and the report written holds what was completed,
+    marked partial."""
+    import signal
+    import sys
+    import time
+
+    out = tmp_path / "r"
+    child = subprocess.Popen(
+        [sys.executable, "-m", "bidlab", "report", "auktsion", "fpsb", "-n", "300000",
+         "--out", str(out), "--processes", "2"], stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE, text=True, preexec_fn=lambda: signal.signal(
+            signal.SIGINT, signal.SIG_IGN))
+    time.sleep(10)
+    child.send_signal(signal.SIGTERM)
+    _, err = child.communicate(timeout=120)
+    assert child.returncode == 130, err
+    assert "interrupted" in err and "provenance.json: partial" in err
+    provenance = json.loads((out / "provenance.json").read_text())
+    assert provenance["partial"]["interrupted_in"]
+    assert (out / "report.html").exists()
 
 
 def test_sentences_say_what_the_interval_says():

@@ -22,7 +22,8 @@ def add_parser(sub) -> None:
                     "figure) and DIR/provenance.json.",
         epilog="examples:\n  bidlab report                       # every game, default sizes\n"
                "  bidlab report auktsion -n 50000 --out auktsion-report\n"
-               "  bidlab report fpsb --sections equity,equilibrium\n")
+               "  bidlab report fpsb --sections equity,equilibrium\n"
+               "  bidlab report --processes 1         # one game at a time, all cores each\n")
     p.add_argument("games", nargs="*", metavar="GAME", help="games to report (default: all)")
     p.add_argument("-n", type=int, help="matches in each game's main runs (default: per game, "
                    f"e.g. {spec_for('auktsion').n} for auktsion); the game's other runs scale "
@@ -36,6 +37,10 @@ def add_parser(sub) -> None:
     p.add_argument("--replace", action="store_true",
                    help="write even where DIR holds a report of more games or sections "
                         "(without it such a report is kept and this one refused)")
+    p.add_argument("--processes", type=int, metavar="P",
+                   help="games built at once, each in its own process with its share of the "
+                        "cores (default: one per core, at most one per game; 1: one after the "
+                        "other in this process); the numbers do not depend on it")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
 
 
@@ -47,7 +52,7 @@ def run(args) -> None:
     try:
         result = build_report(args.games or None, n=args.n, seed=args.seed, out=args.out,
                               sections=sections, progress=False if args.no_progress else None,
-                              replace=args.replace)
+                              replace=args.replace, processes=args.processes)
     except ReportInterrupted as e:
         done = sum(len(g.sections) for g in e.result.document.games)
         print(f"bidlab report: {e}: {Path(e.result.html).resolve()} holds "
