@@ -10,6 +10,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pandas as pd
 import pyarrow.parquet as pq
 
@@ -232,6 +233,27 @@ def simulate(game: str, n: int | None = None, *, seed: int = 0,
                       Path(out) if out is not None else None,
                       sink if isinstance(sink, MemorySink) else None,
                       game_summary.frame() if game_summary is not None else pd.DataFrame())
+
+
+def lone_player(game: str, strategy: str, m: int, *, seed: int = 0,
+                rules: Mapping[str, Any] | None = None) -> dict[str, np.ndarray]:
+    """One player of ``strategy`` among the default strategy, sitting in every seat in
+    turn on matches ``0..m-1`` of ``seed``: per match, the mean over its seats of its
+    ``score``, ``win`` and ``lead`` (its score minus the mean of the others at its
+    table), so that no seat's advantage enters a best-response curve."""
+    n_seats = get_game(game).n_seats(make_rules(game, rules))
+    out = {k: np.zeros(m) for k in ("score", "win", "lead")}
+    for seat in range(n_seats):
+        run = simulate(game, m, seed=seed, rules=dict(rules or {}),
+                       strategies=[f"{seat}={strategy}"], progress=False)
+        rows = run.seats.sort_values(["match", "seat"], kind="stable")
+        score = rows["score"].to_numpy(np.float64).reshape(m, n_seats)
+        win = rows["win"].to_numpy(np.float64).reshape(m, n_seats)
+        mine = score[:, seat]
+        out["score"] += mine / n_seats
+        out["win"] += win[:, seat] / n_seats
+        out["lead"] += (mine - (score.sum(axis=1) - mine) / (n_seats - 1)) / n_seats
+    return out
 
 
 def _comment(provenance: dict[str, Any]) -> str:

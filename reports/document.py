@@ -65,6 +65,9 @@ class Section:
     def note(self, text: str) -> None:
         self.add(Paragraph(text, "note"))
 
+    def subhead(self, text: str) -> None:
+        self.add(Paragraph(text, "subhead"))
+
 
 @dataclass
 class GameReport:

@@ -25,9 +25,10 @@ from pathlib import Path
 from typing import Any
 
 from reports import style
+from reports.context import Context
 from reports.document import Document, GameReport, Section, to_html, to_markdown
 from reports.games import spec_for
-from reports.sections import Context, builders
+from reports.sections import builders
 from reports.spec import GameSpec
 from sim.errors import BidlabError
 from sim.games import all_games, get_game

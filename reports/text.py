@@ -60,7 +60,17 @@ def estimate(mean: float, low: float, high: float, scale: float = 1.0, unit: str
     return f"{core} (95% CI {num(lo, places, sign)} to {num(hi, places, sign)})"
 
 
+METRIC_TITLES = {"score": "match score", "win": "win share, %", "money_spent": "money spent",
+                 "bid": "bid", "points": "points"}
+"""A metric's title in a report's tables."""
+
 ZERO = "0 in every match"
+
+
+def seat_label(name: str) -> str:
+    """``"seat 2"`` of a seat row's name (``"2 budget"``)."""
+    return "seat " + name.split(" ", 1)[0]
+
 """The difference cell of a quantity whose paired difference is 0 in every match."""
 
 

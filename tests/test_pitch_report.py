@@ -4,9 +4,9 @@ share), and the house-rules section with readings from its numbers."""
 import pandas as pd
 import pytest
 
+from reports.context import Context
 from reports.games import spec_for
 from reports.report import build_report
-from reports.sections import Context
 from sim.games.pitch import situation as S
 
 

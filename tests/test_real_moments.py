@@ -92,9 +92,9 @@ def test_auktsion_every_call_of_every_lot_is_dealt(rules, matches):
 def test_auktsion_report_moments_of_the_issue_seeds():
     """The report's bid-EV moments (reports/games/auktsion.py) of seeds 7 and 8, which
     rejection sampling refused (issue 35), are answered."""
+    from reports.context import Context
     from reports.games import spec_for
     from reports.games.auktsion import situations
-    from reports.sections import Context
 
     for seed in (7, 8):
         ctx = Context(spec_for("auktsion"), n=2000, seed=seed)

@@ -184,9 +184,9 @@ def test_bidev_section_has_a_figure_per_situation(report):
 
 def test_auktsion_situations_are_consistent_real_states():
     situation = pytest.importorskip("sim.games.auktsion.situation")
+    from reports.context import Context
     from reports.games import spec_for
     from reports.games.auktsion import situations
-    from reports.sections import Context
 
     ctx = Context(spec_for("auktsion"), n=1024, seed=5)
     sits = situations(ctx)

@@ -13,9 +13,9 @@ import pytest
 from analysis import vybory as V
 from analysis.stats import mean_ci
 from reports import text as W
+from reports.context import Context
 from reports.games import spec_for
 from reports.report import build_report
-from reports.sections import Context
 from sim.cards import parse_cards
 from sim.games.vybory import situation as S
 

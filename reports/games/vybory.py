@@ -419,16 +419,16 @@ def tuning_section(ctx) -> Section | None:
     import pandas as pd
 
     from analysis.stats import mean_ci, paired_difference
-    from reports import sections as G
     from reports import text as W
     from reports.document import Table
+    from reports.tuning import tuning_matches, tuning_section
     from strategies import for_game
 
-    s = G.tuning_section(ctx)
+    s = tuning_section(ctx)
     t = ctx.spec.tuning
     if s is None or t is None:
         return s
-    n = G.tuning_matches(ctx)
+    n = tuning_matches(ctx)
     prm = for_game(ctx.game).by_name(t.strategy, "elect").param(t.param)
     ref = min(t.grid, key=lambda v: abs(v - prm.default))
     series = {}

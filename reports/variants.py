@@ -1,0 +1,119 @@
+"""The generic house-variants section: the field's tournament under each variant of
+the spec, every metric's change paired by match against the default rules."""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from analysis.runs import make_rules
+from reports import figures as F
+from reports import text as W
+from reports.context import Context
+from reports.document import Section, Table
+from reports.spec import Variant, generic_variants
+from sim.errors import BidlabError
+
+
+def _variant_rows(rows: list[dict], part: pd.DataFrame, label: str, by: str) -> None:
+    for metric in ("score", "win"):
+        sub = part[(part["by"] == by) & (part["metric"] == metric)]
+        scale = 100.0 if metric == "win" else 1.0
+        cells = W.intervals(sub["diff"], sub["ci_low"], sub["ci_high"], scale, sign=True)
+        places = W.column_places(sub["ci_low"] * scale, sub["ci_high"] * scale)
+        for r, cell in zip(sub.itertuples(), cells):
+            same = W.all_zero(r.diff, r.ci_low, r.ci_high)  # not one match changes
+            rows.append({"variant": label, "metric": W.METRIC_TITLES.get(metric, metric)
+                         + (", %" if metric == "win" else ""),
+                         by: r.name, "value": W.num(r.value * scale, places),
+                         "change [95% CI]": W.ZERO if same else cell,
+                         "p": "" if same else W.p_text(r.p_value)})
+
+
+def variants_section(ctx: Context) -> Section:
+    from analysis.compare import compare
+
+    s = Section("variants", "House variants: what changes if you play it differently")
+    variants: tuple[Variant, ...] = (ctx.spec.variants if ctx.spec.variants is not None
+                                     else generic_variants(ctx.game))
+    if not variants:
+        s.note(f"No house variants to compare for {ctx.game}.")
+        return s
+    multi = ctx.multi
+    by = "strategy" if multi else "seat"
+    unit = ctx.spec.score_unit
+    if multi:
+        frame, n = _variant_tournaments(ctx, variants)
+        t = ctx.tournament()
+        s.text(f"The field's tournament (its {len(t.design.lineups)} lineups on the same "
+               f"{n:,} matches) under each rule set; every strategy's change is paired by "
+               f"match against the rules of this report (\"default\"), so neither seats nor "
+               f"cards enter it.")
+    else:
+        n = ctx.size(ctx.spec.variant_share)
+        ctx.status(f"comparing {len(variants)} variants ({n:,} matches each)")
+        res = compare(ctx.game, ["default"] + [v.label for v in variants], n, seed=ctx.seed,
+                      rules=dict(ctx.spec.rules), progress=False)
+        ctx.provenance["variants"] = res.provenance
+        frame = res.frame
+        s.text(f"The same {n:,} matches (same seed, so the same deals) under each rule set, "
+               f"with {ctx.default_label} in every seat; every change is paired by match "
+               f"against the rules of this report (\"default\").")
+    base = "default"
+    stem = ctx.keep("variants", frame)
+    rows = []
+    for v in variants:
+        part = frame[frame["variant"] == v.label]
+        win = part[(part["metric"] == "win") & (part["by"] == by)]
+        if (part[["diff", "ci_low", "ci_high"]] == 0).all().all():
+            s.reading(W.sentence(
+                f"with {v.label}" + (f" ({v.why})" if v.why else "") + f", not one of the "
+                f"{n:,} matches changes: every score and win share is identical, so with these "
+                f"strategies the rule never comes into play"))
+            _variant_rows(rows, part, v.label, by)
+            continue
+        big = win.loc[win["diff"].abs().idxmax()]
+        who = big["name"] if multi else W.seat_label(big["name"])
+        text = f"with {v.label}" + (f" ({v.why})" if v.why else "") + ", "
+        text += W.change(f"{who}'s win share", big["diff"], big["ci_low"], big["ci_high"],
+                         unit="percentage points", scale=100, p=big["p_value"])
+        if len(win) > 1 and W.significant(big["ci_low"], big["ci_high"]):
+            text += ", the largest change among the " + ("strategies" if multi else "seats")
+        group = "strategy" if multi else "seat"
+        sc = part[(part["metric"] == "score") & (part["by"] == group) &
+                  (part["name"] == big["name"])].iloc[0]
+        text += "; " + W.change("its mean score" if multi else f"{who}'s mean score",
+                                sc["diff"], sc["ci_low"], sc["ci_high"], unit=unit,
+                                p=sc["p_value"])
+        s.reading(W.sentence(text))
+        _variant_rows(rows, part, v.label, by)
+    s.add(Table(pd.DataFrame(rows), "Each variant against the default rules: value under the "
+                "variant and paired change (win share in percentage points)", stem))
+    s.add(ctx.figure("variants_win", lambda ax: F.variant_differences(frame, "win", by=by, ax=ax,
+                                                                       baseline=base),
+                     f"Change in win share by {by} under each variant (paired, 95% CI)", stem))
+    s.add(ctx.figure("variants_score", lambda ax: F.variant_differences(
+        frame, "score", by=by, ax=ax, baseline=base),
+        f"Change in mean match score by {by} under each variant (paired, 95% CI)", stem))
+    return s
+
+
+def _variant_tournaments(ctx: Context, variants: tuple[Variant, ...]) -> tuple[pd.DataFrame, int]:
+    """The field's tournament under the default rules and each variant, on the same
+    matches: (:func:`analysis.tournament.compare_tournaments`'s frame, matches)."""
+    from analysis.tournament import compare_tournaments, tournament
+
+    lineups = len(ctx.tournament().design.lineups)
+    m = ctx.size(ctx.spec.variant_share / lineups, 64)
+    runs = {}
+    for k, v in enumerate((Variant({}),) + tuple(variants)):
+        ctx.status(f"variant {k + 1}/{len(variants) + 1}: tournament ({m:,} matches x "
+                   f"{lineups} lineups)")
+        rules = {**ctx.spec.rules, **v.rules}
+        if ctx.g.n_seats(make_rules(ctx.game, rules)) != ctx.n_seats:
+            raise BidlabError(f"report variant {v.label}: it changes the number of seats, "
+                              f"so the field's tournament cannot be paired with the "
+                              f"default's; compare it with `bidlab compare` instead")
+        runs[v.label] = tournament(ctx.game, ctx.entries, m, seed=ctx.seed, rules=rules)
+    ctx.provenance["variants"] = {"n": m, "lineups": lineups,
+                                  "rules": {k: t.provenance["rules"] for k, t in runs.items()}}
+    return compare_tournaments(runs), m
