@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 
 import numpy as np
 import pandas as pd
@@ -50,3 +51,35 @@ def mean_ci(x: np.ndarray, level: float = 0.95, *, share_of: int = 0
     x = np.asarray(x, np.float64)
     return mean_interval(float(x.sum()), float((x * x).sum()), len(x), level,
                          share_of=share_of)
+
+
+def holm(p: Sequence[float]) -> list[float]:
+    """Holm's step-down adjustment of ``p`` (family-wise error over all of them)."""
+    m = len(p)
+    order = sorted(range(m), key=lambda i: p[i])
+    out = [0.0] * m
+    running = 0.0
+    for rank, i in enumerate(order):
+        running = max(running, min(1.0, (m - rank) * p[i]))
+        out[i] = running
+    return out
+
+
+def bootstrap_best(x: np.ndarray, replicates: int, seed: int) -> np.ndarray:
+    """Per column of ``x`` (matches x strategies): the share of bootstrap resamples of
+    the matches in which its mean is the highest (ties split)."""
+    n, k = x.shape
+    wins = np.zeros(k, dtype=np.float64)
+    if replicates < 1 or n == 0:
+        return wins
+    rng = np.random.default_rng([seed, 0x7A11])
+    batch = max(1, min(replicates, 4_000_000 // max(1, n * k)))
+    done = 0
+    while done < replicates:
+        b = min(batch, replicates - done)
+        idx = rng.integers(0, n, size=(b, n))
+        means = x[idx].mean(axis=1)                         # (b, k)
+        best = means == means.max(axis=1, keepdims=True)
+        wins += (best / best.sum(axis=1, keepdims=True)).sum(axis=0)
+        done += b
+    return wins / replicates

@@ -72,7 +72,8 @@ class Context:
         """The field's strategies in a duplicate tournament (every strategy in every seat
         equally often, on the same matches), with every lineup's seat rows kept."""
         if self._tournament is None:
-            from analysis.tournament import design, positions, tournament
+            from analysis.design import design, positions
+            from analysis.tournament import tournament
             entries = self.entries
             lineups = len(design(len(entries), len(positions(self.game, self.n_seats))).lineups)
             share = self.spec.tournament_share

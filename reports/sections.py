@@ -206,7 +206,7 @@ def _tournament_equity(ctx: Context, s: Section) -> Section:
 
 def positions_of(ctx: Context) -> tuple[tuple[int, ...], ...]:
     """The tournament's positions: the seats, or the sides of a partnership game."""
-    from analysis.tournament import positions
+    from analysis.design import positions
     return positions(ctx.game, ctx.n_seats)
 
 

@@ -526,7 +526,8 @@ def test_a_search_policy_behind_its_playout_policy_is_reported():
     """Issue 15 item 3: where the field holds a search strategy and the same strategy
     with the search replaced by its playout policy, the report says so unless the
     search is ahead with significance."""
-    from analysis.tournament import design, summarize
+    from analysis.design import design
+    from analysis.tournament import summarize
     from reports.sections import search_notes
 
     rng = np.random.default_rng(1)

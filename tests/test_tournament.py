@@ -12,7 +12,9 @@ import pyarrow.parquet as pq
 import pytest
 
 import bidlab
-from analysis.tournament import design, holm, summarize, tournament
+from analysis.design import design
+from analysis.stats import holm
+from analysis.tournament import summarize, tournament
 from bidlab.cli import main
 from sim.sinks import read_provenance
 

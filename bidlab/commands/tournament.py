@@ -105,7 +105,8 @@ def format_tournament(result) -> str:
     strategies best first, the pairwise differences, the leader."""
     import pandas as pd
 
-    from analysis.tournament import METRIC_TITLES, position_names
+    from analysis.design import position_names
+    from analysis.tournament import METRIC_TITLES
     p, d = result.provenance, result.design
     letters = _letters(d.k)
     letter_of = dict(zip(result.names, letters))
