@@ -7,7 +7,13 @@ import json
 import sys
 import textwrap
 
-from bidlab.commands.options import execution_options, per_game, rules
+from bidlab.commands.options import (
+    execution_options,
+    no_progress,
+    per_game,
+    rules,
+    seed_and_rules,
+)
 from bidlab.output import table_lines
 from reports import text as W
 
@@ -23,10 +29,6 @@ With k strategies and n seats the design has k lineups (2k where the balance of 
 after whom needs it: e.g. 3 strategies at 4 seats, or k = n odd); each lineup plays the
 same N matches, so N x lineups matches are played in all.
 """
-
-
-def _add_tournament_parser(sub) -> None:
-    """``bidlab tournament GAME STRATEGY...``: the duplicate comparison of strategies."""
 
 
 def add_parser(sub) -> None:
@@ -54,11 +56,7 @@ def add_parser(sub) -> None:
                         "the same one twice is allowed (its copy is named NAME #2)")
     p.add_argument("-n", type=int, help="matches per lineup, the same in every lineup "
                    f"(default: {per_game('default_n')})")
-    p.add_argument("--seed", type=int, default=0, help="random seed (default %(default)s)")
-    p.add_argument("--rule", action="append", metavar="KEY=VALUE",
-                   help="a house rule, e.g. --rule players=3 (see `bidlab games GAME`); repeatable")
-    p.add_argument("--rules", metavar="FILE.toml", help="house rules from a TOML file of key = "
-                   "value lines (--rule items override it)")
+    seed_and_rules(p)
     p.add_argument("--balance", choices=["after", "seats"], default="after",
                    help="after: seats and who sits after whom, where at most 2k lineups allow "
                         "it; seats: seats only, always k lineups (default %(default)s)")
@@ -69,7 +67,7 @@ def add_parser(sub) -> None:
                    "file instead of dealing; -n defaults to all of them")
     execution_options(p)
     p.add_argument("--json", action="store_true", help="print one JSON object")
-    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    no_progress(p)
 
 
 def run(args) -> None:
