@@ -311,25 +311,39 @@ class _Relay:
 
 
 _QUEUE = None
+_BUILDING = False
+"""In a worker: a game's sections are being built (an interruption stops them);
+otherwise the worker is idle and an interruption is the parent's to handle."""
 
 
 def _worker_start(queue, threads: int) -> None:
     """A report worker: its share of the cores; its pid to the parent, which forwards an
-    interruption of its own as SIGINT (raised as KeyboardInterrupt even where the parent
-    was started with SIGINT ignored, as a shell's background jobs are)."""
+    interruption of its own as SIGINT. SIGINT stops a build in progress (even where the
+    parent was started with SIGINT ignored, as a shell's background jobs are) and is
+    ignored by an idle worker, which the pool's shutdown ends."""
     global _QUEUE
     import signal
 
     import numba
-    signal.signal(signal.SIGINT, signal.default_int_handler)
+    signal.signal(signal.SIGINT, _on_interrupt)
     numba.set_num_threads(max(1, min(threads, numba.config.NUMBA_NUM_THREADS)))
     _QUEUE = queue
     queue.put(("pid", os.getpid()))
 
 
+def _on_interrupt(signum, frame) -> None:
+    if _BUILDING:
+        raise KeyboardInterrupt
+
+
 def _worker_build(game: str, n, seed, sections, strict) -> _GameOutput:
+    global _BUILDING
     spec = spec_for(game)
-    return _build_game(spec, _plan(spec, sections), n, seed, strict, _Relay(_QUEUE))
+    _BUILDING = True
+    try:
+        return _build_game(spec, _plan(spec, sections), n, seed, strict, _Relay(_QUEUE))
+    finally:
+        _BUILDING = False
 
 
 def _build_in_processes(games: list[str], processes: int, n, seed, sections, strict, bar
