@@ -22,7 +22,7 @@ demo: $(STAMP)
 test: $(STAMP)
 	-@sh tests/install_chromium.sh
 	$(BIN)/ruff check .
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q -n auto --dist loadfile
 
 test-slow: $(STAMP)
 	$(BIN)/python -m pytest -q -m slow
