@@ -89,6 +89,8 @@ def chart(solution: solved.Solution) -> pd.DataFrame:
         return _pitch_chart(p, int(solution.rules["players"]), steps, buckets)
     if solution.game == "vybory":
         return _vybory_chart(p, solution.rules)
+    if solution.game == "auktsion":
+        return _auktsion_chart(p)
     raise ValueError(f"no chart for {solution.game}")
 
 
@@ -140,6 +142,33 @@ def _pitch_chart(p: np.ndarray, n: int, steps: int, buckets: int,
                                        sort=False).sum()
     frame[calls] = frame[calls].div(frame["weight"], axis=0)
     return frame
+
+
+AUKTSION_VIEWS = {"poor": 0, "even": 1, "rich": 2}
+"""auktsion's chart: the bidder's price of a point (coins per point still to come) against
+the table's, by the abstraction's buckets (below, about even, above)."""
+
+
+def auktsion_actions() -> list[str]:
+    from sim.games.auktsion import abstraction as A
+    return ["pass"] + [f"{m:g}x" for m in A.MULTIPLES[1:]]
+
+
+def _auktsion_chart(p: np.ndarray) -> pd.DataFrame:
+    """auktsion: per lot value (the bidder's points in the lot) and price-of-a-point
+    bucket, the probability of each ceiling (a multiple of points x coins per point) at
+    the first lots of the first deal, the richest rival about as rich as the bidder; and
+    the mean multiple."""
+    from sim.games.auktsion import abstraction as A
+    calls = auktsion_actions()
+    rows = []
+    for view, rich in AUKTSION_VIEWS.items():
+        for value in range(1, A.VALUES):
+            probs = p[int(A.infoset_of(value, rich, 2, A.LOTS - 1, A.DEALS - 1))]
+            rows.append({"money": view, "strength": float(value),
+                         "mean_multiple": float(probs @ A.MULTIPLES),
+                         **dict(zip(calls, probs))})
+    return pd.DataFrame(rows)
 
 
 KINDS = ["best type", "2nd best", "3rd best", "match next", "match across", "match previous"]

@@ -145,6 +145,13 @@ def _point(R, leftover, seed, index, stream, explore, table, scr, err, rows, q):
         for a in range(A.ACTIONS):
             xs[a] = A.action_ceiling(o, hands[s], a)
         for a in range(A.ACTIONS):
+            same = -1
+            for b in range(a):      # a ceiling tried already (cut at money): its value
+                if xs[b] == xs[a]:
+                    same = b
+            if same >= 0:
+                q[s, a] = q[s, same]
+                continue
             scratch_i[:, :] = si0
             hands[:, :] = hands0
             o[:] = o0
