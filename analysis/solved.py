@@ -144,9 +144,9 @@ def _pitch_chart(p: np.ndarray, n: int, steps: int, buckets: int,
     return frame
 
 
-AUKTSION_VIEWS = {"poor": 0, "even": 1, "rich": 2}
-"""auktsion's chart: the bidder's price of a point (coins per point still to come) against
-the table's, by the abstraction's buckets (below, about even, above)."""
+AUKTSION_VIEWS = {"first deal": 3, "last deal": 0}
+"""auktsion's chart: the deals left after this one (the abstraction's bucket), so the
+money still to come; without carry_money every row is the last deal's bucket."""
 
 
 def auktsion_actions() -> list[str]:
@@ -155,16 +155,21 @@ def auktsion_actions() -> list[str]:
 
 
 def _auktsion_chart(p: np.ndarray) -> pd.DataFrame:
-    """auktsion: per lot value (the bidder's points in the lot) and price-of-a-point
-    bucket, the probability of each ceiling (a multiple of points x coins per point) at
-    the first lots of the first deal, the richest rival about as rich as the bidder; and
-    the mean multiple."""
+    """auktsion: per lot value (the bidder's points in the lot), in the first deal and
+    in the last, the probability of each ceiling (a multiple of points x coins per point
+    still to come) averaged over the information sets the solver trained (rows left at
+    uniform were never visited: no real bidder reaches them), and the mean multiple."""
     from sim.games.auktsion import abstraction as A
     calls = auktsion_actions()
+    shaped = p.reshape(A.VALUES, A.RICH * A.RIVAL * A.LOTS, A.DEALS, A.ACTIONS)
+    trained = np.abs(shaped - 1.0 / A.ACTIONS).sum(axis=-1) > 1e-9
     rows = []
-    for view, rich in AUKTSION_VIEWS.items():
+    for view, deals in AUKTSION_VIEWS.items():
         for value in range(1, A.VALUES):
-            probs = p[int(A.infoset_of(value, rich, 2, A.LOTS - 1, A.DEALS - 1))]
+            seen = trained[value, :, deals]
+            if not seen.any():
+                continue
+            probs = shaped[value, seen, deals].mean(axis=0)
             rows.append({"money": view, "strength": float(value),
                          "mean_multiple": float(probs @ A.MULTIPLES),
                          **dict(zip(calls, probs))})

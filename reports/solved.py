@@ -83,13 +83,13 @@ def _chart(ctx, s: Section, solution) -> None:
         for i, view in enumerate(AS.AUKTSION_VIEWS):
             part = frame[frame["money"] == view]
             s.add(ctx.figure(f"solved_calls_{i}", lambda ax, part=part, view=view:
-                             F.call_heatmap(part, calls, ax=ax, title=f"Ceilings, {view} bidder",
+                             F.call_heatmap(part, calls, ax=ax, title=f"Ceilings, {view}",
                                             ylabel="the lot's points to the bidder"),
                              f"The price the solution will pay for a lot: the probability of "
                              f"each ceiling (a multiple of the lot's points x the bidder's "
-                             f"coins per point still to come) by the lot's points, for a "
-                             f"{view} bidder (its coins per point against the table's) at the "
-                             f"first lots of the first deal, the richest rival as rich as it",
+                             f"coins per point still to come) by the lot's points, in the "
+                             f"{view} of the match (averaged over the information sets the "
+                             f"solver reached)",
                              stem))
         _auktsion_prices(ctx, s)
         return
