@@ -89,6 +89,8 @@ def chart(solution: solved.Solution) -> pd.DataFrame:
         return _pitch_chart(p, int(solution.rules["players"]), steps, buckets)
     if solution.game == "vybory":
         return _vybory_chart(p, solution.rules)
+    if solution.game == "auktsion":
+        return _auktsion_chart(p)
     raise ValueError(f"no chart for {solution.game}")
 
 
@@ -140,6 +142,38 @@ def _pitch_chart(p: np.ndarray, n: int, steps: int, buckets: int,
                                        sort=False).sum()
     frame[calls] = frame[calls].div(frame["weight"], axis=0)
     return frame
+
+
+AUKTSION_VIEWS = {"first deal": 3, "last deal": 0}
+"""auktsion's chart: the deals left after this one (the abstraction's bucket), so the
+money still to come; without carry_money every row is the last deal's bucket."""
+
+
+def auktsion_actions() -> list[str]:
+    from sim.games.auktsion import abstraction as A
+    return ["pass"] + [f"{m:g}x" for m in A.MULTIPLES[1:]]
+
+
+def _auktsion_chart(p: np.ndarray) -> pd.DataFrame:
+    """auktsion: per lot value (the bidder's points in the lot), in the first deal and
+    in the last, the probability of each ceiling (a multiple of points x coins per point
+    still to come) averaged over the information sets the solver trained (rows left at
+    uniform were never visited: no real bidder reaches them), and the mean multiple."""
+    from sim.games.auktsion import abstraction as A
+    calls = auktsion_actions()
+    shaped = p.reshape(A.VALUES, A.RICH * A.RIVAL * A.LOTS, A.DEALS, A.ACTIONS)
+    trained = np.abs(shaped - 1.0 / A.ACTIONS).sum(axis=-1) > 1e-9
+    rows = []
+    for view, deals in AUKTSION_VIEWS.items():
+        for value in range(1, A.VALUES):
+            seen = trained[value, :, deals]
+            if not seen.any():
+                continue
+            probs = shaped[value, seen, deals].mean(axis=0)
+            rows.append({"money": view, "strength": float(value),
+                         "mean_multiple": float(probs @ A.MULTIPLES),
+                         **dict(zip(calls, probs))})
+    return pd.DataFrame(rows)
 
 
 KINDS = ["best type", "2nd best", "3rd best", "match next", "match across", "match previous"]

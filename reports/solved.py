@@ -19,8 +19,11 @@ def challenger(game: str, rules) -> str:
     if game == "fpsb":
         n = int(rules["players"])
         return f"linear:a={(n - 1) / n:.4g}"
+    if game == "auktsion":
+        return "budget"
     return "basic"
-SOLVED = {"fpsb": "solved", "pitch": "solved+greedy", "vybory": "solved+greedy"}
+SOLVED = {"fpsb": "solved", "pitch": "solved+greedy", "vybory": "solved+greedy",
+          "auktsion": "solved"}
 
 
 def solved_section(ctx) -> Section:
@@ -75,6 +78,21 @@ def _chart(ctx, s: Section, solution) -> None:
                              f"attacks it) of the hand's best type nobody has named; the "
                              f"{speaker}", stem))
         return
+    if ctx.game == "auktsion":
+        calls = AS.auktsion_actions()
+        for i, view in enumerate(AS.AUKTSION_VIEWS):
+            part = frame[frame["money"] == view]
+            s.add(ctx.figure(f"solved_calls_{i}", lambda ax, part=part, view=view:
+                             F.call_heatmap(part, calls, ax=ax, title=f"Ceilings, {view}",
+                                            ylabel="the lot's points to the bidder"),
+                             f"The price the solution will pay for a lot: the probability of "
+                             f"each ceiling (a multiple of the lot's points x the bidder's "
+                             f"coins per point still to come) by the lot's points, in the "
+                             f"{view} of the match (averaged over the information sets the "
+                             f"solver reached)",
+                             stem))
+        _auktsion_prices(ctx, s)
+        return
     calls = ["pass", "bid 1", "bid 2", "bid 3", "bid 4"]
     n = int(ctx.rules["players"])
     first = frame["score"].iloc[0]
@@ -91,6 +109,26 @@ def _chart(ctx, s: Section, solution) -> None:
                          f"The probability of each call by the hand's strength: the {what}"
                          + (" (everyone far from the target)" if score == "start" else ""),
                          stem))
+
+
+def _auktsion_prices(ctx, s: Section) -> None:
+    """The price a lot fetches between solved players, against the points its buyer lays
+    face up, in the first deal of the match and in the last (less money left to come)."""
+    from analysis import tables as T
+    from analysis.runs import simulate
+    m = ctx.size(0.05, 1024)
+    ctx.status(f"solved self-play: {m:,} matches")
+    run = simulate("auktsion", m, seed=ctx.seed, rules=dict(ctx.spec.rules), detail=True,
+                   strategies=["all=solved"])
+    lots = run.table("lots")
+    last = int(lots["deal"].max())
+    for deal, what in ((0, "the first deal"), (last, "the last deal")):
+        pv = T.price_vs_value(lots[lots["deal"] == deal])
+        stem = ctx.keep(f"solved_price_vs_value_{deal}", pv)
+        s.add(ctx.figure(f"solved_price_vs_value_{deal}", lambda ax, pv=pv:
+                         F.price_value_line(pv, ax=ax),
+                         f"Solved self-play ({m:,} matches): mean price against the points "
+                         f"the buyer lays face up, in {what} (95% band)", stem))
 
 
 def _match(ctx, s: Section) -> None:

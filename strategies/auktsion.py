@@ -22,14 +22,16 @@ from __future__ import annotations
 
 import numpy as np
 
+from sim.cfr import seat_start
 from sim.games.auktsion import obs as O
+from sim.games.auktsion.abstraction import solved_ceiling
 from sim.jit import jit
 from sim.rng import below, uniform
 from strategies.base import ILLEGAL_PID, VIEW_PID, Acts, GameStrategies, Param, Policy, view_hash
 
 PASS, ASK = O.PASS, O.ASK
 
-PASSIVE, RANDOM, VALUE, BUDGET = range(4)
+PASSIVE, RANDOM, VALUE, BUDGET, SOLVED = range(5)
 
 POLICIES = (
     Policy("passive", "bid", PASSIVE, "never bids"),
@@ -57,6 +59,12 @@ POLICIES = (
                Param("shade", 0.8, 0.0, 1.0, "sealed form: fraction of the ceiling bid",
                      acts_when=(Acts("auction_form", ("sealed",)),)),
            )),
+    Policy("solved", "bid", SOLVED,
+           "plays the solution of `bidlab solve auktsion` for the rules in force: a ceiling "
+           "for the lot (sealed: the bid) drawn from the equilibrium's probabilities, a "
+           "multiple of the lot's points x its money per point still to come, by the lot's "
+           "points, that price, its money against the richest rival's, the lots and the "
+           "deals left (sim/games/auktsion/abstraction.py)"),
 )
 
 STRATEGIES = GameStrategies("auktsion", ("bid",), POLICIES, default="budget")
@@ -110,14 +118,17 @@ def budget_ceiling(o, hand, p):
 
 
 @jit
-def ceiling(pid, o, hand, p, rng):
-    """Highest open-form price the policy pays for this lot, or ASK."""
+def ceiling(pid, o, hand, p, rng, table):
+    """Highest open-form price the policy pays for this lot, or ASK. ``table``: the
+    solution ``solved`` plays (a placeholder where no seat plays it)."""
     if pid == PASSIVE:
         return np.int64(0)
     if pid == VALUE:
         return np.int64(np.floor(p[0] * hand[O.HAND_POINTS + np.int64(o[O.LOT])]))
     if pid == BUDGET:
         return np.int64(np.floor(budget_ceiling(o, hand, p)))
+    if pid == SOLVED:
+        return solved_ceiling(o, hand, rng, table, seat_start(table, np.int64(o[O.SEAT])))
     return np.int64(ASK)
 
 
@@ -134,7 +145,7 @@ def random_call(o, p, rng):
 @jit(inline=True)
 def uses_rng(pid):
     """Whether the policy draws random numbers (the kernel seeds only those streams)."""
-    return pid == RANDOM
+    return (pid == RANDOM) | (pid == SOLVED)
 
 
 @jit
@@ -148,7 +159,7 @@ def view_call(o, hand):
 
 
 @jit
-def decide(pid, o, hand, p, rng):
+def decide(pid, o, hand, p, rng, table):
     """One call: a bid in coins or PASS."""
     if pid == RANDOM:
         return random_call(o, p, rng)
@@ -159,10 +170,10 @@ def decide(pid, o, hand, p, rng):
     if pid == ILLEGAL_PID:
         return money + 1
     if o[O.SEALED] > 0:
-        top = ceiling(pid, o, hand, p, rng)
+        top = ceiling(pid, o, hand, p, rng, table)
         if pid == BUDGET:
             top = np.int64(np.floor(p[2] * budget_ceiling(o, hand, p)))
         top = min(top, money)
         return top if top >= lo else np.int64(PASS)
-    top = ceiling(pid, o, hand, p, rng)
+    top = ceiling(pid, o, hand, p, rng, table)
     return lo if lo <= top and lo <= money else np.int64(PASS)

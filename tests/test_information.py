@@ -168,12 +168,13 @@ def test_kernel_asks_each_seat_with_the_public_vector_and_its_own_hand(compiled)
     seats = strategies.assign_seats(strategies.for_game("auktsion"), 4, ["all=budget"])
     pids, params = seats.ids("bid"), seats.params("bid")
     rngs = np.zeros((5, 4), dtype=np.uint64)
+    table = np.zeros(1)   # no seat plays solved: the placeholder (sim.harness.solution_table)
 
     def answers(hands):
         caps, eff, before = np.zeros(52, np.int64), np.zeros(52, np.int64), o.copy()
-        ceilings(pids, params, rngs, o, hands, money, caps, eff, 4)
+        ceilings(pids, params, table, rngs, o, hands, money, caps, eff, 4)
         o[O.SEALED] = 1
-        sealed = [call(pids, params, rngs, o, hands, s) for s in range(4)]
+        sealed = [call(pids, params, table, rngs, o, hands, s) for s in range(4)]
         o[O.SEALED] = 0
         assert [i for i in range(O.SIZE) if o[i] != before[i]] in ([], [O.SEAT])
         return list(zip(caps[:4], sealed))

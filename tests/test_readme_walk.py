@@ -47,7 +47,7 @@ def slow_reason(argv: list[str]) -> str | None:
         return "solves the rollouts' deals double dummy"
     if cmd == "bridge" and game == "best":
         return "solves constrained deals double dummy"
-    if cmd == "solve" and game in ("pitch", "vybory"):
+    if cmd == "solve" and game in ("pitch", "vybory", "auktsion"):
         return "solves a game's bidding (a minute or more even at 250 iterations)"
     if cmd == "compare" and "--solved" in argv and game != "fpsb":
         return ("plays the solutions of house variants, which an earlier (slow) solve or "

@@ -306,13 +306,14 @@ def test_sections_module_holds_only_the_generic_sections():
     from reports.spec import GENERIC_SECTIONS
 
     assert tuple(GENERIC_BUILDERS) == GENERIC_SECTIONS
-    own = {"auktsion": ("money", "prices"), "pitch": ("contracts", "house", "solved"),
+    own = {"auktsion": ("money", "prices", "solved"), "pitch": ("contracts", "house", "solved"),
            "fpsb": ("equilibrium", "solved"), "bridge": ("pairs", "par")}
     for game, ids in own.items():
         spec = spec_for(game)
         assert tuple(spec.extra) == ids and not set(ids) & set(GENERIC_SECTIONS), game
     assert spec_for("auktsion").sections == ("rules", "strategies", "equity", "scores", "seats",
-                                             "money", "prices", "tuning", "bidev", "variants")
+                                             "money", "prices", "tuning", "bidev", "variants",
+                                             "solved")
     vybory = spec_for("vybory")      # its own tuning section replaces the generic one
     assert tuple(vybory.extra) == ("contracts", "election", "hands", "tuning", "house", "solved")
     assert vybory.sections[-2:] == ("house", "solved")

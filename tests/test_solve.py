@@ -181,7 +181,7 @@ def test_cli_solve_json_and_refusals(tmp_path, capsys, folder):
     assert "--iterations 0" in capsys.readouterr().err
 
 
-@pytest.mark.parametrize("game", ["fpsb", "pitch", "vybory"])
+@pytest.mark.parametrize("game", ["fpsb", "pitch", "vybory", "auktsion"])
 def test_report_shows_the_shipped_solution(game, tmp_path, folder):
     """The report's "Solved bidding" section: the shipped solution's exploitability curve,
     its strategy chart and its tournament against the default hand-written bidder."""
@@ -196,6 +196,9 @@ def test_report_shows_the_shipped_solution(game, tmp_path, folder):
     elif game == "vybory":
         assert np.allclose(chart[AS.KINDS].sum(axis=1), 1.0)
         assert chart["speaker"].nunique() == 2 and (chart["weight"] > 0).all()
+    elif game == "auktsion":
+        assert np.allclose(chart[AS.auktsion_actions()].sum(axis=1), 1.0)
+        assert set(chart["money"]) == set(AS.AUKTSION_VIEWS)
     else:
         calls = ["pass", "bid 1", "bid 2", "bid 3", "bid 4", "hold"]
         assert np.allclose(chart[calls].sum(axis=1), 1.0)

@@ -94,8 +94,9 @@ def run_chunk(rules: Rules, policies: Policies, labels: tuple[str, ...], seed: i
     R, leftover = pack(rules)
     n, per_match = rules.players, rules.deals_per_match
     pids, params = policies["bid"]
+    table = H.solution_table(policies)
     a = _arrays(count, n, per_match, detail)
-    K.play_chunk(np.uint64(seed), start, count, H.blocks(count), R, leftover, pids, params, detail,
+    K.play_chunk(np.uint64(seed), start, count, H.blocks(count), R, leftover, pids, params, table, detail,
                  a["score"], a["win"], a["spent"], a["money_end"], a["points"], a["bought"],
                  a["deal_money"], a["deal_hand"], a["deal_score"], a["deal_spent"],
                  a["lot_starter"], a["lot_buyer"], a["lot_price"], a["lot_value"],
@@ -140,11 +141,12 @@ def play_one(rules: Rules, policies: Policies, labels: tuple[str, ...], seed: in
     R, leftover = pack(rules)
     n, deals = rules.players, rules.deals_per_match
     pids, params = policies["bid"]
+    table = H.solution_table(policies)
     scratch = K.new_scratch()
 
     def play(calls: np.ndarray, decks: np.ndarray):
         a = _arrays(1, n, deals, True)
-        used = K.play_matches(np.uint64(seed), index, 0, 1, R, leftover, pids, params, *scratch,
+        used = K.play_matches(np.uint64(seed), index, 0, 1, R, leftover, pids, params, table, *scratch,
                             a["score"], a["win"], a["spent"], a["money_end"], a["points"],
                             a["bought"], True, a["deal_money"], a["deal_hand"], a["deal_score"],
                             a["deal_spent"], a["lot_starter"], a["lot_buyer"], a["lot_price"],

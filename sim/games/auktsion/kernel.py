@@ -106,21 +106,21 @@ def complete_hands(hands, n):
 
 
 @jit
-def _call(pids, params, rngs, o, hands, s):
+def _call(pids, params, table, rngs, o, hands, s):
     """Seat ``s``'s call (a bid or PASS) from its policy's ``decide``."""
     o[O.SEAT] = s
-    return decide(pids[s], o, hands[s], params[s], rngs[1 + s])
+    return decide(pids[s], o, hands[s], params[s], rngs[1 + s], table)
 
 
 @jit
-def _ceilings(pids, params, rngs, o, hands, money, caps, eff, n):
+def _ceilings(pids, params, table, rngs, o, hands, money, caps, eff, n):
     """Ask every seat its ceiling for the lot now open (open form) into ``caps``, and
     the most it will bid (ceiling and money) into ``eff``. True if a seat answered ASK
     (it decides call by call)."""
     asking = False
     for s in range(n):
         o[O.SEAT] = s
-        c = ceiling(pids[s], o, hands[s], params[s], rngs[1 + s])
+        c = ceiling(pids[s], o, hands[s], params[s], rngs[1 + s], table)
         caps[s] = c
         # Computed here, one seat at a time: a vectorised pass over ``caps`` right after
         # these scalar stores stalls on store-to-load forwarding.
@@ -228,7 +228,7 @@ NO_CALL = -3
 
 
 @jit
-def _open_calls(R, pids, params, rngs, o, hands, money, caps, lot, first, price, high, passes,
+def _open_calls(R, pids, params, table, rngs, o, hands, money, caps, lot, first, price, high, passes,
                 forced, m, d, err, log_calls, cursor):
     """Open ascending calls (A7-A11) one by one from seat ``first``, the lot standing at
     ``price`` bid by ``high`` (-1: no bid yet) after ``passes`` passes in a row; a fresh
@@ -253,7 +253,7 @@ def _open_calls(R, pids, params, rngs, o, hands, money, caps, lot, first, price,
             o[O.HIGH_BIDDER] = high
             o[O.CALLS] = calls
             o[O.PASSES] = passes
-            bid = _call(pids, params, rngs, o, hands, s)
+            bid = _call(pids, params, table, rngs, o, hands, s)
         if bid != O.PASS and (bid < lo or bid > money[s]):
             fail(err, m, ILLEGAL, s, d, lot, bid, lo, money[s])
             return -1, 0, calls, cursor
@@ -279,7 +279,7 @@ def _open_calls(R, pids, params, rngs, o, hands, money, caps, lot, first, price,
 
 
 @jit
-def _sealed_lot(R, pids, params, rngs, o, hands, money, lot, starter, first, forced, m, d, err,
+def _sealed_lot(R, pids, params, table, rngs, o, hands, money, lot, starter, first, forced, m, d, err,
                 log_calls, cursor):
     """One sealed bid or none per seat (seat ``first`` bids ``forced`` unless it is
     NO_CALL); highest wins, ties to the earliest seat from the starter; no bid at all
@@ -294,7 +294,7 @@ def _sealed_lot(R, pids, params, rngs, o, hands, money, lot, starter, first, for
         if s == first and forced != NO_CALL:
             bid = forced
         else:
-            bid = _call(pids, params, rngs, o, hands, s)
+            bid = _call(pids, params, table, rngs, o, hands, s)
         if bid != O.PASS and (bid < min_bid or bid > money[s]):
             fail(err, m, ILLEGAL, s, d, lot, bid, min_bid, money[s])
             return -1, 0, k, cursor
@@ -362,18 +362,22 @@ def _new_deal(R, rngs, o, hands, d, scratch_i, m, detail, deal_money, deal_hand,
 
 
 @jit(inline=True)
-def _play_lots(R, pids, params, rngs, o, hands, scratch_i, d, first_lot, last_buyer,
-               first, price, high, passes, forced, m, err, spent, bought,
+def _play_lots(R, policy, rngs, o, hands, scratch_i, d, first_lot, last_lot,
+               last_buyer, first, price, high, passes, forced, m, err, spent, bought,
                detail, deal_score, deal_spent, lot_starter, lot_buyer, lot_price, lot_value,
                lot_calls, log_calls, cursor):
-    """Sell the lots ``first_lot``..A of deal ``d`` (A5-A13) and score the deal. The
-    first of them resumes from (first, price, high, passes, forced) when ``forced`` is
-    not NO_CALL (bid-EV); every other lot opens fresh. Returns the trace cursor."""
+    """Sell the lots ``first_lot`` .. ``last_lot - 1`` of deal ``d`` (A5-A12), and score
+    the deal (A13) where ``last_lot`` is 13 (past the ace; the solver stops and resumes a
+    deal in between). The first of them resumes from (first, price, high, passes, forced)
+    when ``forced`` is not NO_CALL (bid-EV); every other lot opens fresh. Returns the
+    trace cursor. ``policy``: the seats' (policy ids, parameters, solution table), one
+    argument (numba inlines no call of more than 30)."""
+    pids, params, table = policy
     money, caps, eff = scratch_i[ROW_MONEY], scratch_i[ROW_CAPS], scratch_i[ROW_EFF_CAPS]
     match_points, deal_points = scratch_i[ROW_MATCH_POINTS], scratch_i[ROW_DEAL_POINTS]
     n = R[R_PLAYERS]
     tracing = log_calls.shape[0] > 0
-    for lot in range(first_lot, 13):                          # A5
+    for lot in range(first_lot, last_lot):                    # A5
         starter = last_buyer + 1 if last_buyer + 1 < n else 0  # A6
         o[O.LOT] = lot
         o[O.STARTER] = starter
@@ -389,12 +393,12 @@ def _play_lots(R, pids, params, rngs, o, hands, scratch_i, d, first_lot, last_bu
         # Sell the lot (A7-A11). Written out here rather than in a function of its own:
         # passing this many arrays to a call per lot cost more than the lot's auction.
         if R[R_SEALED]:
-            buyer, price, calls, cursor = _sealed_lot(R, pids, params, rngs, o, hands, money,
+            buyer, price, calls, cursor = _sealed_lot(R, pids, params, table, rngs, o, hands, money,
                                                       lot, starter, first, forced, m, d, err,
                                                       log_calls, cursor)
-        elif (_ceilings(pids, params, rngs, o, hands, money, caps, eff, n)
+        elif (_ceilings(pids, params, table, rngs, o, hands, money, caps, eff, n)
               or forced != NO_CALL or tracing):
-            buyer, price, calls, cursor = _open_calls(R, pids, params, rngs, o, hands, money,
+            buyer, price, calls, cursor = _open_calls(R, pids, params, table, rngs, o, hands, money,
                                                       caps, lot, first, price, high, passes,
                                                       forced, m, d, err, log_calls, cursor)
         else:
@@ -424,6 +428,8 @@ def _play_lots(R, pids, params, rngs, o, hands, scratch_i, d, first_lot, last_bu
             lot_price[m, d, lot] = price if buyer >= 0 else -1
             lot_value[m, d, lot] = face_up
             lot_calls[m, d, lot] = calls
+    if last_lot < 13:
+        return cursor
     for s in range(n):
         match_points[s] += deal_points[s]
         if detail:
@@ -451,7 +457,7 @@ def _final_scores(R, leftover, scratch_i, m, score, win, money_end, points):
 
 
 @jit
-def play_matches(seed, index0, lo, hi, R, leftover, pids, params, scratch_i, hands, o, rngs,
+def play_matches(seed, index0, lo, hi, R, leftover, pids, params, table, scratch_i, hands, o, rngs,
                  score, win, spent, money_end, points, bought,
                  detail, deal_money, deal_hand, deal_score, deal_spent,
                  lot_starter, lot_buyer, lot_price, lot_value, lot_calls,
@@ -475,7 +481,7 @@ def play_matches(seed, index0, lo, hi, R, leftover, pids, params, scratch_i, han
     # start of each deal or lot (_new_deal, _play_lots) before a policy reads it.
     _start_match(R, leftover, o)
     for m in range(lo, hi):
-        cursor = play_match(seed, index0 + m, R, pids, params, m, scratch_i, hands,
+        cursor = play_match(seed, index0 + m, R, (pids, params, table), m, scratch_i, hands,
                             o, rngs, score, win, spent, money_end, points, bought, detail,
                             deal_money, deal_hand, deal_score, deal_spent, lot_starter,
                             lot_buyer, lot_price, lot_value, lot_calls, err, log_calls,
@@ -484,14 +490,15 @@ def play_matches(seed, index0, lo, hi, R, leftover, pids, params, scratch_i, han
 
 
 @jit(inline=True)
-def play_match(seed, index, R, pids, params, m, scratch_i, hands, o, rngs,
+def play_match(seed, index, R, policy, m, scratch_i, hands, o, rngs,
                score, win, spent, money_end, points, bought,
                detail, deal_money, deal_hand, deal_score, deal_spent,
                lot_starter, lot_buyer, lot_price, lot_value, lot_calls,
                err, log_calls, log_decks, given):
     """Match ``index`` into row ``m`` (see ``play_matches``). The leftover value is read
     from ``o``, where ``_start_match`` put it: a call with more than 30 arguments is
-    one numba cannot inline."""
+    one numba cannot inline (so too the policies come as one tuple, ``_play_lots``)."""
+    pids = policy[0]
     n = R[R_PLAYERS]
     seed_stream(rngs[0], seed, index, DEAL_STREAM)
     for s in range(n):
@@ -506,8 +513,8 @@ def play_match(seed, index, R, pids, params, m, scratch_i, hands, o, rngs,
     for d in range(R[R_DEALS]):
         dealer = _new_deal(R, rngs, o, hands, d, scratch_i, m, detail, deal_money, deal_hand,
                            deal_spent, log_decks, given)
-        cursor = _play_lots(R, pids, params, rngs, o, hands, scratch_i, d, R[R_FIRST_RANK],
-                            dealer, -1, 0, -1, 0, NO_CALL, m, err, spent, bought, detail,
+        cursor = _play_lots(R, policy, rngs, o, hands, scratch_i, d, R[R_FIRST_RANK],
+                            13, dealer, -1, 0, -1, 0, NO_CALL, m, err, spent, bought, detail,
                             deal_score, deal_spent, lot_starter, lot_buyer, lot_price,
                             lot_value, lot_calls, log_calls, cursor)
         if err[m, ERR_CODE] != OK:
@@ -527,7 +534,7 @@ def new_scratch():
 
 
 @jit(parallel=True)
-def play_chunk(seed, start, count, n_blocks, R, leftover, pids, params, detail,
+def play_chunk(seed, start, count, n_blocks, R, leftover, pids, params, table, detail,
                score, win, spent, money_end, points, bought,
                deal_money, deal_hand, deal_score, deal_spent,
                lot_starter, lot_buyer, lot_price, lot_value, lot_calls, err, given):
@@ -544,7 +551,7 @@ def play_chunk(seed, start, count, n_blocks, R, leftover, pids, params, detail,
     for b in prange(n_blocks):
         scratch_i, hands, o, rngs = new_scratch()
         play_matches(seed, start, b * count // n_blocks, (b + 1) * count // n_blocks, R,
-                     leftover, pids, params, scratch_i, hands, o, rngs, score, win, spent,
+                     leftover, pids, params, table, scratch_i, hands, o, rngs, score, win, spent,
                      money_end, points, bought, detail, deal_money, deal_hand, deal_score,
                      deal_spent, lot_starter, lot_buyer, lot_price, lot_value, lot_calls, err,
                      no_calls, no_decks, given)

@@ -135,7 +135,7 @@ def _deal_exact(R, rng, seat, hand, up_seat, slot_seat, need, track, cards, star
 
 
 @jit
-def _rollout(R, leftover, pids, params, seat, call, deal, lot, price, high, passes,
+def _rollout(R, leftover, pids, params, table, seat, call, deal, lot, price, high, passes,
              money0, scores0, lot_buyer, lot_price, hands, o, rngs, scratch_i, out, err,
              no_calls, no_decks):
     """Play the match on from the situation, ``seat`` calling ``call`` now; the seats'
@@ -171,7 +171,8 @@ def _rollout(R, leftover, pids, params, seat, call, deal, lot, price, high, pass
     for t in range(n):
         o[O.MATCH_POINTS + t] = match_points[t]
         o[O.DEAL_POINTS + t] = deal_points[t]
-    _play_lots(R, pids, params, rngs, o, hands, scratch_i, deal, lot, last_buyer, seat, price,
+    _play_lots(R, (pids, params, table), rngs, o, hands, scratch_i, deal, lot, 13, last_buyer, seat,
+               price,
                high, passes, call, 0, err, spent, bought, False, detail3, detail3, detail3,
                detail3, detail3, detail3, detail3, no_calls, 0)
     for d in range(deal + 1, R[R_DEALS]):
@@ -179,14 +180,15 @@ def _rollout(R, leftover, pids, params, seat, call, deal, lot, price, high, pass
             return
         dealer = _new_deal(R, rngs, o, hands, d, scratch_i, 0, False, detail3, detail3,
                            detail3, no_decks, no_decks)
-        _play_lots(R, pids, params, rngs, o, hands, scratch_i, d, R[R_FIRST_RANK], dealer, -1,
+        _play_lots(R, (pids, params, table), rngs, o, hands, scratch_i, d, R[R_FIRST_RANK], 13,
+                   dealer, -1,
                    0, -1, 0, NO_CALL, 0, err, spent, bought, False, detail3, detail3, detail3,
                    detail3, detail3, detail3, detail3, no_calls, 0)
     _final_scores(R, leftover, scratch_i, 0, score, win, money_end, points)
 
 
 @jit(parallel=True)
-def rollouts(seed, count, n_blocks, R, leftover, pids, params, seat, hand, up_seat, lot_buyer,
+def rollouts(seed, count, n_blocks, R, leftover, pids, params, solution, seat, hand, up_seat, lot_buyer,
              lot_price, points_lo, points_hi, money0, scores0, deal, lot, price, high, passes,
              calls, exact, slot_seat, need_x, track, cards, start, value, allowed, table, binom,
              score, win, err):
@@ -230,7 +232,7 @@ def rollouts(seed, count, n_blocks, R, leftover, pids, params, seat, hand, up_se
                     seed_stream(rngs[k], seed, m, DEAL_STREAM + k)
                 hands[:, O.HAND_POINTS:O.HAND_POINTS + 13] = dealt
                 complete_hands(hands, n)
-                _rollout(R, leftover, pids, params, seat, calls[c], deal, lot, price, high,
+                _rollout(R, leftover, pids, params, solution, seat, calls[c], deal, lot, price, high,
                          passes, money0, scores0, lot_buyer, lot_price, hands, o, rngs,
                          scratch_i, out, err1, no_calls, no_decks)
                 if err1[0, ERR_CODE] != OK:
@@ -290,6 +292,7 @@ def run_rollouts(rules: Rules, policies, labels: tuple[str, ...], values: dict[s
     calls = np.array(candidates(rules, s, given), np.int64)
     R, leftover = pack(rules)
     pids, params = policies["bid"]
+    solution = H.solution_table(policies)
     hand, up_seat, buyer, price, points_lo, points_hi = sampler_arrays(s, rules.players)
     score = np.zeros((n, len(calls)))
     win = np.zeros((n, len(calls)))
@@ -300,7 +303,7 @@ def run_rollouts(rules: Rules, policies, labels: tuple[str, ...], values: dict[s
     else:
         arrays = plan.arrays() if plan else _NO_PLAN
         binom = exactdeal.binomials(plan) if plan else np.zeros((1, 1))
-        rollouts(np.uint64(seed), n, H.blocks(n), R, leftover, pids, params,
+        rollouts(np.uint64(seed), n, H.blocks(n), R, leftover, pids, params, solution,
                  s.seat, hand, up_seat, buyer, price, points_lo, points_hi,
                  np.array(s.money, np.int64), np.array(s.scores, np.int64), s.deal, s.lot,
                  s.price, s.high_bidder, s.passes, calls, plan is not None, *arrays, binom,
