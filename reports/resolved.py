@@ -98,13 +98,14 @@ def missing_note(ctx, p: Plan, compare_hint: bool = True) -> str:
     return text + "."
 
 
-def intro(p: Plan, shown: Sequence[Variant]) -> str:
-    """One sentence on the re-solved columns."""
+def intro(p: Plan, shown: Sequence[Variant], where: str = "columns") -> str:
+    """One sentence on the re-solved ``where`` (a house table's columns, or a table of
+    their own)."""
     if not shown:
         return (f"With players who adapt (every seat playing {p.strategy}, the solution of "
                 f"`bidlab solve` for the variant's own rules) no variant can be shown yet: "
                 f"see the note below.")
-    return (f"The re-solved columns play the same games with players who adapt: every seat "
+    return (f"The re-solved {where} play the same games with players who adapt: every seat "
             f"plays {p.strategy}, the solution of `bidlab solve` for the variant's own rules "
             f"(and the default's for the default), so a change there includes how good "
             f"players change their bidding for the rule; shown for "

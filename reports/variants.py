@@ -1,5 +1,7 @@
 """The generic house-variants section: the field's tournament under each variant of
-the spec, every metric's change paired by match against the default rules."""
+the spec, every metric's change paired by match against the default rules; for a game
+with a solver, beside it the re-solved reading (:mod:`reports.resolved`): the same
+matches with every seat playing the solution for the variant's own rules."""
 
 from __future__ import annotations
 
@@ -7,6 +9,7 @@ import pandas as pd
 
 from analysis.runs import make_rules
 from reports import figures as F
+from reports import resolved as R
 from reports import text as W
 from reports.context import Context
 from reports.document import Section, Table
@@ -22,8 +25,7 @@ def _variant_rows(rows: list[dict], part: pd.DataFrame, label: str, by: str) -> 
         places = W.column_places(sub["ci_low"] * scale, sub["ci_high"] * scale)
         for r, cell in zip(sub.itertuples(), cells):
             same = W.all_zero(r.diff, r.ci_low, r.ci_high)  # not one match changes
-            rows.append({"variant": label, "metric": W.METRIC_TITLES.get(metric, metric)
-                         + (", %" if metric == "win" else ""),
+            rows.append({"variant": label, "metric": W.METRIC_TITLES.get(metric, metric),
                          by: r.name, "value": W.num(r.value * scale, places),
                          "change [95% CI]": W.ZERO if same else cell,
                          "p": "" if same else W.p_text(r.p_value)})
@@ -94,7 +96,47 @@ def variants_section(ctx: Context) -> Section:
     s.add(ctx.figure("variants_score", lambda ax: F.variant_differences(
         frame, "score", by=by, ax=ax, baseline=base),
         f"Change in mean match score by {by} under each variant (paired, 95% CI)", stem))
+    if "house" not in ctx.spec.sections:    # pitch's and vybory's house sections show it
+        _resolved(ctx, s, variants)
     return s
+
+
+def _resolved(ctx: Context, s: Section, variants: tuple[Variant, ...]) -> None:
+    """The re-solved reading: the same matches with every seat playing the solution for
+    the variant's own rules (players who adapt), for the variants that have one, seat by
+    seat; a note names the others with the command that solves each. Nothing for a game
+    without a solver."""
+    from analysis.compare import compare
+
+    p = R.plan(ctx, variants)
+    if p is None:
+        return
+    shown = p.variants(variants)
+    s.subhead("Re-solved: players who adapt")
+    s.text(R.intro(p, shown, "rows below"))
+    if shown:
+        n = ctx.size(ctx.spec.variant_share)
+        ctx.status(f"re-solved variants: {len(shown)} ({n:,} matches each)")
+        res = compare(ctx.game, ["default"] + [v.label for v in shown], n, seed=ctx.seed,
+                      rules=dict(ctx.spec.rules), solved=True, progress=False)
+        ctx.provenance["variants_resolved"] = res.provenance
+        frame = res.frame
+        stem = ctx.keep("variants_resolved", frame)
+        rows: list[dict] = []
+        for v in shown:
+            part = frame[frame["variant"] == v.label]
+            _variant_rows(rows, part, v.label, "seat")
+            every = part[(part["metric"] == "score") & (part["by"] == "strategy")].iloc[0]
+            s.reading(W.sentence(f"re-solved, with {v.label}, " + W.change(
+                "a player's mean score", every["diff"], every["ci_low"], every["ci_high"],
+                unit=ctx.spec.score_unit, p=every["p_value"])
+                + " (every seat playing the solution; the seats' rows are in the table)"))
+        s.add(Table(pd.DataFrame(rows), f"Re-solved: each variant against the default rules, "
+                    f"every seat playing {p.strategy} for the rules in force ({n:,} matches, "
+                    f"paired by match; win share in percentage points)", stem))
+    note = R.missing_note(ctx, p)
+    if note:
+        s.note(note)
 
 
 def _variant_tournaments(ctx: Context, variants: tuple[Variant, ...]) -> tuple[pd.DataFrame, int]:

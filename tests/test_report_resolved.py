@@ -50,3 +50,23 @@ def test_house_section_shows_both_readings_where_solutions_exist(game, variant, 
     frame = pd.read_parquet(out.out / "data" / f"{game}_house_resolved.parquet")
     assert set(frame["variant"]) == {label}
     assert frame[["diff", "ci_low", "ci_high"]].notna().all().all()
+
+
+def test_the_generic_variants_section_shows_the_re_solved_reading(tmp_path, monkeypatch):
+    """auktsion's house variants (the generic section): beside the field's tournaments,
+    the same matches with every seat playing the solution for the variant's rules, for
+    the variants whose solutions ship (carry_money=false, auction_form=sealed); the
+    variant without one (leftover_value=1) named with the command that makes it."""
+    monkeypatch.setenv("BIDLAB_SOLUTIONS", str(tmp_path / "solutions"))
+    out = build_report(["auktsion"], n=512, seed=2, out=tmp_path / "r", sections=["variants"],
+                       progress=False, strict=True)
+    text = (out.out / "report.md").read_text()
+    assert "Re-solved: players who adapt" in text
+    assert "Re-solved, with carry_money=false, a player's mean score" in text
+    assert "Not re-solved, for want of a solution: leftover_value=1: " \
+           "`bidlab solve auktsion --rule leftover_value=1.0`" in text
+    frame = pd.read_parquet(out.out / "data" / "auktsion_variants_resolved.parquet")
+    assert set(frame["variant"]) >= {"carry_money=false", "auction_form=sealed"}
+    solved_rows = frame[(frame["by"] == "strategy") & (frame["variant"] != "default")]
+    assert set(solved_rows["name"]) == {"solved"}
+    assert frame[["diff", "ci_low", "ci_high"]].notna().all().all()
