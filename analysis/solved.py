@@ -80,7 +80,9 @@ def chart(solution: solved.Solution) -> pd.DataFrame:
     strength step and place, the probability of each call with no bid yet made (the
     opening decision), and with the dealer facing a bid of 2. vybory: per worth bucket of
     the hand's best new type, the probability of each kind of announcement (``KINDS``)
-    for the first announcer and for the second, after the first named his best type."""
+    for the first announcer and for the second, after the first named his best type.
+    aukcio: per what the card does to the bidder's sets and to the rivals', the mean
+    ceiling as a share of its money and the chance it passes (``aukcio_chart``)."""
     p = cfr.unpack_table(solution.table)
     if solution.game == "fpsb":
         return _fpsb_chart(p, int(solution.rules["players"]))
@@ -91,6 +93,8 @@ def chart(solution: solved.Solution) -> pd.DataFrame:
         return _vybory_chart(p, solution.rules)
     if solution.game == "auktsion":
         return _auktsion_chart(p)
+    if solution.game == "aukcio":
+        return aukcio_chart(p)
     raise ValueError(f"no chart for {solution.game}")
 
 
@@ -209,3 +213,29 @@ def _vybory_chart(p: np.ndarray, rules: Mapping[str, Any], deals: int = 20_000) 
     out = frame.groupby(["speaker", "bucket"], as_index=False).agg(
         strength=("worth", "mean"), weight=("worth", "size"), **{k: (k, "mean") for k in KINDS})
     return out.drop(columns="bucket")
+
+
+AUKCIO_OWN = ("completes a set", "two of three, twice or more", "two of three", "starts a set",
+              "helps nothing")
+AUKCIO_THREAT = ("nobody", "gives a rival two of three", "completes a rival's set")
+
+
+def aukcio_chart(p: np.ndarray) -> pd.DataFrame:
+    """What a card is worth to the solution by what it does to the sets: per class of
+    its own sets' progress and of the rivals' (``sim/games/aukcio/abstraction.py``), the
+    mean ceiling as a share of the money the bidder can pay, and the chance it passes,
+    each the plain mean over the other features' classes (money, the richest rival's
+    cards, the cards left), and the same for a bidder of middling money (18-24)
+    against a rival as rich, with 6 to 10 of 16 cards left."""
+    from sim.games.aukcio import abstraction as A
+    q = p.reshape(A.OWN, A.THREAT, A.MONEY, A.RICH, A.LEFT, A.ACTIONS)
+    share = q @ A.SHARES
+    rows = []
+    for own in range(A.OWN):
+        for threat in range(A.THREAT):
+            rows.append({"own": AUKCIO_OWN[own], "rivals": AUKCIO_THREAT[threat],
+                         "mean_share": float(share[own, threat].mean()),
+                         "p_pass": float(q[own, threat, ..., 0].mean()),
+                         "share_middling": float(share[own, threat, 3, 1, 1]),
+                         "p_pass_middling": float(q[own, threat, 3, 1, 1, 0])})
+    return pd.DataFrame(rows)

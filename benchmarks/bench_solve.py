@@ -21,7 +21,9 @@ Rows:
   action of every seat holding the rank played out to the match's end) on one thread
   and on two; information sets; seconds from nothing to the shipped solution's
   iterations and the exploitability reached against the shipped file's (the issue's
-  bar: within 20 minutes on two cores, 1200 s).
+  bar: within 20 minutes on two cores, 1200 s);
+- aukcio, 3 players: the same rows (a sampled match played to a lot, then every seat's
+  every ceiling played out to the match's end).
 """
 
 from __future__ import annotations
@@ -116,19 +118,23 @@ def _pitch_rows(quick: bool) -> list[dict]:
     return out
 
 
-def _auktsion_rows(quick: bool) -> list[dict]:
+def _rollout_rows(game: str, what: str, quick: bool, iterations: int) -> list[dict]:
+    """The rows of a money auction's solver (auktsion, aukcio: regret matching on rollout
+    values at sampled lots), default rules (``what`` names them): decision points a
+    second on one thread and two (``iterations`` iterations each, a fifth with
+    ``quick``), the tables' size, and (not ``quick``) the seconds from nothing to the
+    shipped solution's iterations."""
     import numba
 
     from analysis.runs import make_rules
     from analysis.solve import solve
     from analysis.solvers import make_solver
-    from sim.games.auktsion.abstraction import abstraction
     from strategies import solved
 
-    rules = make_rules("auktsion", {})
-    solver = make_solver("auktsion", rules, 0)
+    rules = make_rules(game, {})
+    solver = make_solver(game, rules, 0)
     solver.run(1)                                                      # compile
-    its = 1 if quick else 5
+    its = max(1, iterations // 5) if quick else iterations
 
     def rate(threads: int) -> float:
         numba.set_num_threads(threads)
@@ -139,27 +145,27 @@ def _auktsion_rows(quick: bool) -> list[dict]:
     one = rate(1)
     two = rate(2) if numba.config.NUMBA_NUM_THREADS >= 2 else None
     numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
-    a = abstraction(rules)
-    out = [row("auktsion, default rules: decision points a second, 1 thread", one, "points/s",
-               None, "", None),
-           row(f"auktsion: information sets ({a.infosets:,} x {a.actions} actions), regret "
+    a = solver.abstraction
+    out = [row(f"{game}, {what}: decision points a second, 1 thread", one, "points/s", None,
+               "", None),
+           row(f"{game}: information sets ({a.infosets:,} x {a.actions} actions), regret "
                f"and average tables", 2 * solver.regret.nbytes / 2 ** 20, "MiB", None, "",
                None)]
     if two is not None:
-        out.insert(1, row("auktsion, default rules: decision points a second, 2 threads", two,
+        out.insert(1, row(f"{game}, {what}: decision points a second, 2 threads", two,
                           "points/s", one, "2 threads >= 1.6x one", two / one >= 1.6))
     if quick:
         return out
-    shipped, _ = solved.find("auktsion", rules.to_json(), a)
+    shipped, _ = solved.find(game, rules.to_json(), a)
     with tempfile.TemporaryDirectory() as tmp:
         t0 = time.perf_counter()
-        r = solve("auktsion", {}, iterations=shipped.meta["iterations"],
-                  out=Path(tmp) / "a.sol", progress=False)
+        r = solve(game, {}, iterations=shipped.meta["iterations"], out=Path(tmp) / "a.sol",
+                  progress=False)
         seconds = time.perf_counter() - t0
     mine, theirs = r.curve[-1], shipped.meta["exploitability"][-1]
-    log(f"auktsion: {seconds:.1f} s; exploitability {mine['value']:.4f} (shipped "
+    log(f"{game}: {seconds:.1f} s; exploitability {mine['value']:.4f} (shipped "
         f"{theirs['value']:.4f})")
-    out.append(row(f"auktsion, default rules: seconds from nothing to the shipped solution's "
+    out.append(row(f"{game}, {what}: seconds from nothing to the shipped solution's "
                    f"{shipped.meta['iterations']:,} iterations (exploitability "
                    f"{mine['value']:.4f}, shipped {theirs['value']:.4f})", seconds, "s", None,
                    "<= 1200 s", seconds <= 1200 and mine["value"] <= theirs["ci_high"]))
@@ -167,7 +173,9 @@ def _auktsion_rows(quick: bool) -> list[dict]:
 
 
 def rows(quick: bool = False) -> list[dict]:
-    return _fpsb_rows(quick) + _pitch_rows(quick) + _auktsion_rows(quick)
+    return (_fpsb_rows(quick) + _pitch_rows(quick)
+            + _rollout_rows("auktsion", "default rules", quick, 5)
+            + _rollout_rows("aukcio", "3 players", quick, 25))
 
 
 def main() -> None:

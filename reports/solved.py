@@ -21,9 +21,11 @@ def challenger(game: str, rules) -> str:
         return f"linear:a={(n - 1) / n:.4g}"
     if game == "auktsion":
         return "budget"
+    if game == "aukcio":
+        return "setvalue"
     return "basic"
 SOLVED = {"fpsb": "solved", "pitch": "solved+greedy", "vybory": "solved+greedy",
-          "auktsion": "solved"}
+          "auktsion": "solved", "aukcio": "solved"}
 
 
 def solved_section(ctx) -> Section:
@@ -93,6 +95,9 @@ def _chart(ctx, s: Section, solution) -> None:
                              stem))
         _auktsion_prices(ctx, s)
         return
+    if ctx.game == "aukcio":
+        _aukcio_chart(s, frame, stem)
+        return
     calls = ["pass", "bid 1", "bid 2", "bid 3", "bid 4"]
     n = int(ctx.rules["players"])
     first = frame["score"].iloc[0]
@@ -129,6 +134,25 @@ def _auktsion_prices(ctx, s: Section) -> None:
                          F.price_value_line(pv, ax=ax),
                          f"Solved self-play ({m:,} matches): mean price against the points "
                          f"the buyer lays face up, in {what} (95% band)", stem))
+def _aukcio_chart(s: Section, frame: pd.DataFrame, stem) -> None:
+    """What a face card is worth to the solution by what it does to the sets."""
+    done = frame[frame["own"] == "completes a set"]["mean_share"].mean()
+    block = frame[(frame["own"] == "helps nothing")]
+    s.reading(W.sentence(
+        f"the solution pays on average {W.share(done)} of its money for a card that completes "
+        f"its set, and for a card that helps it nothing {W.share(block['mean_share'].iloc[0])} "
+        f"when it helps no rival either, {W.share(block['mean_share'].iloc[2])} when it would "
+        f"complete a rival's set (blocking)"))
+    shown = pd.DataFrame({
+        "the card, for the bidder": frame["own"], "for the rivals who may buy it": frame["rivals"],
+        "ceiling, share of money (mean)": frame["mean_share"].map(W.share),
+        "P(pass) (mean)": frame["p_pass"].map(lambda v: W.num(v, 2)),
+        "ceiling, middling money": frame["share_middling"].map(W.share),
+        "P(pass), middling money": frame["p_pass_middling"].map(lambda v: W.num(v, 2))})
+    s.add(Table(shown, "What a face card is worth to the solution by what it does to the sets: "
+                "its ceiling as a share of the money it can pay (plain mean over money, the "
+                "richest rival's cards and the cards left; and for a bidder with 18-24 "
+                "against a rival as rich, 6-10 of 16 cards left)", stem))
 
 
 def _match(ctx, s: Section) -> None:

@@ -18,15 +18,17 @@ from __future__ import annotations
 
 import numpy as np
 
+from sim.cfr import seat_start
 from sim.games.aukcio import core as C
 from sim.games.aukcio import obs as O
+from sim.games.aukcio.abstraction import solved_ceiling
 from sim.jit import jit
 from sim.rng import below, uniform
 from strategies.base import ILLEGAL_PID, VIEW_PID, Acts, GameStrategies, Param, Policy, view_hash
 
 PASS, ASK = O.PASS, O.ASK
 
-PASSIVE, RANDOM, SETVALUE = range(3)
+PASSIVE, RANDOM, SETVALUE, SOLVED = range(4)
 
 MEAN_CARD = 216.0 / 39.0
 """Mean value of a money card (K2, K3: 4 x (2 + ... + 10) in 39 cards, jokers as 0)."""
@@ -61,6 +63,12 @@ POLICIES = (
            "that completes one) and how far it would advance each rival's (blocking: only "
            "rivals who may bid now, or who may meet it again under unsold=bottom), as a "
            "share of its money plus the money it expects to draw", SETVALUE_PARAMS),
+    Policy("solved", "bid", SOLVED,
+           "plays the solution of `bidlab solve aukcio` for the rules in force: a ceiling "
+           "for the lot (open bidding; single bidding: that bid, or a pass where it does not "
+           "beat the high bid) drawn from the equilibrium's probabilities for what the card "
+           "does to its own sets and to the rivals who may buy it, its money, the richest "
+           "rival's money cards against its own, and the auction cards left"),
 )
 
 STRATEGIES = GameStrategies("aukcio", ("bid",), POLICIES, default="setvalue")
@@ -141,20 +149,22 @@ def setvalue_ceiling(o, hand, p, gains):
 
 
 @jit(inline=True)
-def ceiling(pid, o, hand, p, rng, gains):
+def ceiling(pid, o, hand, p, rng, gains, table):
     """Highest open-bidding price the policy pays for this lot, or ASK (``gains``:
-    ``lot_gains``)."""
+    ``lot_gains``; ``table``: the solutions ``solved`` plays, ``sim.cfr.stack_tables``)."""
     if pid == PASSIVE:
         return np.int64(0)
     if pid == SETVALUE:
         return setvalue_ceiling(o, hand, p, gains)
+    if pid == SOLVED:
+        return solved_ceiling(o, hand, rng, gains, table, seat_start(table, np.int64(o[O.SEAT])))
     return np.int64(ASK)
 
 
 @jit(inline=True)
 def uses_rng(pid):
     """Whether the policy draws random numbers (the kernel seeds only those streams)."""
-    return pid == RANDOM
+    return pid == RANDOM or pid == SOLVED
 
 
 @jit(inline=True)
@@ -183,8 +193,9 @@ def view_call(o, hand):
 
 
 @jit
-def decide(pid, o, hand, p, rng, gains):
-    """One call: a bid in thousands or PASS (``gains``: ``lot_gains``)."""
+def decide(pid, o, hand, p, rng, gains, table):
+    """One call: a bid in thousands or PASS (``gains``: ``lot_gains``; ``table``:
+    ``ceiling``'s)."""
     if pid == RANDOM:
         return random_call(o, hand, p, rng)
     if pid == VIEW_PID:
@@ -193,7 +204,7 @@ def decide(pid, o, hand, p, rng, gains):
     most = np.int64(hand[O.HAND_MOST])
     if pid == ILLEGAL_PID:
         return most + 1
-    top = min(ceiling(pid, o, hand, p, rng, gains), most)
+    top = min(ceiling(pid, o, hand, p, rng, gains, table), most)
     if lo > top:
         return np.int64(PASS)
     if o[O.SINGLE] == 0:

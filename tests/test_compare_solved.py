@@ -115,7 +115,7 @@ def test_contradictions_and_games_without_a_solver_are_refused(folder):
     with pytest.raises(BidlabError, match="cannot set strategies"):
         bidlab.compare("fpsb", ["default", "strategy 0=linear"], 64, solved=True)
     with pytest.raises(BidlabError, match=r"does not solve bridge.*games it solves: "
-                                          r".*fpsb, pitch, vybory"):
+                                          r"aukcio, auktsion, fpsb, pitch, vybory"):
         bidlab.compare("bridge", ["default", "vulnerability=none"], 64, solved=True)
     with pytest.raises(BidlabError, match="add --solved"):
         bidlab.compare("fpsb", ["default", "players=3"], 64, solve_missing=True)
@@ -142,4 +142,6 @@ def test_cli_json_text_and_errors(folder, capsys):
     assert "bidlab solve fpsb --rule players=7" in capsys.readouterr().err
     assert main(["compare", "bridge", "--variant", "vulnerability=none", "--solved", "-n",
                  "64"]) == 2
-    assert "auktsion, fpsb, pitch, vybory" in capsys.readouterr().err
+    assert "aukcio, auktsion, fpsb, pitch, vybory" in capsys.readouterr().err
+    assert main(["compare", "aukcio", "--variant", "hand_size=7", "--solved", "-n", "64"]) == 2
+    assert "bidlab solve aukcio --rule hand_size=7" in capsys.readouterr().err

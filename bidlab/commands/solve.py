@@ -32,9 +32,10 @@ def add_parser(sub) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter,
         description="Compute an approximate equilibrium of the game's bidding decision by "
                     "regret minimization (fpsb: CFR+ at full width; pitch, vybory: Monte "
-                    "Carlo CFR over deals; auktsion: regret matching on rollout values of "
-                    "every action at sampled lots) on an abstraction of what a bidder knows, "
-                    "measuring its exploitability on held-out deals as it goes. The result "
+                    "Carlo CFR over deals; auktsion and aukcio: regret matching on rollout "
+                    "values of every ceiling at sampled lots) on an abstraction of what a "
+                    "bidder knows, measuring its exploitability on held-out deals as it "
+                    "goes. The result "
                     "is played by the policy `solved` wherever a policy works.",
         epilog=EPILOG)
     p.add_argument("game", help="game name (see `bidlab games`; bridge is not solved)")

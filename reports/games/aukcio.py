@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from reports.solved import solved_section
 from reports.spec import GameSpec, Situation, Tuning, Variant, insert_sections
 
 if TYPE_CHECKING:
@@ -280,7 +281,7 @@ SPEC = GameSpec(
                            "that would complete a rival's set, when the others play the default?"),
     situations=situations,
     rollout_share=0.05,
-    sections=insert_sections("seats", ("money", "prices")),
-    extra={"money": money_section, "prices": prices_section},
+    sections=insert_sections("seats", ("money", "prices")) + ("solved",),
+    extra={"money": money_section, "prices": prices_section, "solved": solved_section},
     score_unit="wins",
 )

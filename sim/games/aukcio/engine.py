@@ -67,7 +67,8 @@ def _play(rules: Rules, policies: Policies, seed: int, start: int, count: int,
              match_out=np.zeros((count, K.M_COLS), np.int64),
              lot_out=np.zeros((rows, K.L_COLS), np.int64), err=H.new_errors(count))
     K.play_chunk(pack(rules), np.ascontiguousarray(pids, np.int64),
-                 np.ascontiguousarray(params, np.float64), np.uint64(seed), start, count,
+                 np.ascontiguousarray(params, np.float64), H.solution_table(policies),
+                 np.uint64(seed), start, count,
                  H.blocks(count), a["score"], a["win"], a["seat_out"], a["match_out"],
                  a["lot_out"], offsets, a["err"], deals)
     return a
@@ -178,8 +179,9 @@ def play_one(rules: Rules, policies: Policies, labels: tuple[str, ...], seed: in
         g[:] = 0
         g[K.G_LOGGING] = 1
         K.play_match(pack(rules), np.asarray(pids, np.int64), np.asarray(params, np.float64),
-                     np.uint64(seed), index, 0, *scratch, a["score"], a["win"], a["seat_out"],
-                     a["match_out"], a["lot_out"], np.zeros(2, np.int64), a["err"], log, deals)
+                     H.solution_table(policies), np.uint64(seed), index, 0, *scratch,
+                     a["score"], a["win"], a["seat_out"], a["match_out"],
+                     a["lot_out"], np.zeros(2, np.int64), a["err"], log, deals)
         H.check(a["err"], index, explain, labels)
         return a, log, int(g[K.G_CURSOR])
 

@@ -244,12 +244,12 @@ def _pay(R, g, piles, suits, counts, h, o, s, price, pay, room, levels, best, lo
 
 
 @jit(inline=True)
-def _ask(pids, params, rngs, o, h, gains, s, high, bidder, calls):
+def _ask(pids, params, table, rngs, o, h, gains, s, high, bidder, calls):
     o[O.SEAT] = s
     o[O.HIGH_BID] = high
     o[O.HIGH_BIDDER] = bidder
     o[O.CALLS] = calls
-    return decide(pids[s], o, h[s], params[s], rngs[1 + s], gains)
+    return decide(pids[s], o, h[s], params[s], rngs[1 + s], gains, table)
 
 
 NO_CALL = -3
@@ -302,7 +302,7 @@ def _ceiling_bidding(n, o, caps, h, s, high, bidder, calls):
 
 
 @jit(inline=True)
-def _bidding(R, pids, params, rngs, o, h, bidders, s, high, bidder, calls, forced, lot, m,
+def _bidding(R, pids, params, table, rngs, o, h, bidders, s, high, bidder, calls, forced, lot, m,
              err, log, g):
     """The calls of one lot (K6, K7) from seat ``s``, the lot standing at ``high`` bid by
     ``bidder`` (-1: none yet) after ``calls`` calls, ``o[IN_LOT]`` marking who may still
@@ -320,7 +320,7 @@ def _bidding(R, pids, params, rngs, o, h, bidders, s, high, bidder, calls, force
             left += 1
             if not single:
                 o[O.SEAT] = t
-                caps[t] = ceiling(pids[t], o, h[t], params[t], rngs[1 + t], gains)
+                caps[t] = ceiling(pids[t], o, h[t], params[t], rngs[1 + t], gains, table)
                 asks = asks or caps[t] == O.ASK
     if not single and not asks and forced == NO_CALL and not g[G_LOGGING]:
         return _ceiling_bidding(n, o, caps, h, s, high, bidder, calls)
@@ -331,7 +331,7 @@ def _bidding(R, pids, params, rngs, o, h, bidders, s, high, bidder, calls, force
             if forced != NO_CALL:
                 bid, forced = forced, NO_CALL
             elif single or caps[s] == O.ASK:
-                bid = _ask(pids, params, rngs, o, h, gains, s, high, bidder, calls)
+                bid = _ask(pids, params, table, rngs, o, h, gains, s, high, bidder, calls)
             else:
                 bid = lo if lo <= caps[s] and lo <= most else O.PASS
             if bid != O.PASS and (bid < lo or bid > most):
@@ -477,7 +477,7 @@ def _open_lot(R, rngs, g, piles, suits, counts, h, o, card, turner, sitting_out,
 
 
 @jit(inline=True)
-def _lot(R, pids, params, rngs, g, piles, suits, counts, h, o, bidders, pay, room,
+def _lot(R, pids, params, table, rngs, g, piles, suits, counts, h, o, bidders, pay, room,
          levels, best, card, mark, lot, first, high, bidder, calls, forced, m, seat_out, lot_out,
          offsets, err, log):
     """Bid for ``card`` (turned by ``_open_lot``, or a bid-EV situation: the bidding
@@ -495,7 +495,7 @@ def _lot(R, pids, params, rngs, g, piles, suits, counts, h, o, bidders, pay, roo
         lot_out[row, L_SITTING_OUT] = np.int64(o[O.SITTING_OUT])
         lot_out[row, L_MONEY_HELD] = money_held
         lot_out[row, L_DRAW_PILE] = g[G_DEND] - g[G_DTOP]
-    buyer, price, calls = _bidding(R, pids, params, rngs, o, h, bidders, first, high,
+    buyer, price, calls = _bidding(R, pids, params, table, rngs, o, h, bidders, first, high,
                                    bidder, calls, forced, lot, m, err, log, g)
     if err[m, 0] != 0:
         return -1, -1
@@ -550,7 +550,7 @@ def _lot(R, pids, params, rngs, g, piles, suits, counts, h, o, bidders, pay, roo
 
 
 @jit
-def _play_lots(R, pids, params, rngs, g, piles, suits, counts, h, o, bidders, pay,
+def _play_lots(R, pids, params, table, rngs, g, piles, suits, counts, h, o, bidders, pay,
                room, levels, best, turner, sitting_out, lot, sales, m, seat_out, lot_out, offsets,
                err, log):
     """Turn and sell cards until a set is made or the auction deck is empty (K5-K14).
@@ -563,7 +563,7 @@ def _play_lots(R, pids, params, rngs, g, piles, suits, counts, h, o, bidders, pa
         g[G_ASIZE] -= 1
         first = _open_lot(R, rngs, g, piles, suits, counts, h, o, card, turner, sitting_out,
                           lot, log, seat_out, m)
-        buyer, done = _lot(R, pids, params, rngs, g, piles, suits, counts, h, o,
+        buyer, done = _lot(R, pids, params, table, rngs, g, piles, suits, counts, h, o,
                            bidders, pay, room, levels, best, card, mark, lot, first, 0, -1, 0,
                            NO_CALL, m, seat_out, lot_out, offsets, err, log)
         lot += 1
@@ -606,7 +606,7 @@ def seed_match(rngs, pids, n, seed, index):
 
 
 @jit
-def play_match(R, pids, params, seed, index, m, rngs, g, piles, suits, counts, h, o,
+def play_match(R, pids, params, table, seed, index, m, rngs, g, piles, suits, counts, h, o,
                bidders, pay, room, levels, best, score, win, seat_out, match_out, lot_out,
                offsets, err, log, deals):
     """Play match ``index`` into row ``m`` of the outputs (K1-K14); with ``deals`` (rows
@@ -618,7 +618,7 @@ def play_match(R, pids, params, seed, index, m, rngs, g, piles, suits, counts, h
             seat_out[c, m, s] = 0
     _deal(R, rngs, g, piles, suits, counts, h, o, log, deals, m)
     winner, won_set, lots, sales = _play_lots(
-        R, pids, params, rngs, g, piles, suits, counts, h, o, bidders, pay, room,
+        R, pids, params, table, rngs, g, piles, suits, counts, h, o, bidders, pay, room,
         levels, best, _next_seat(R[R_FIRST_DEALER], n), -1, 0, 0, m, seat_out, lot_out, offsets, err, log)
     if err[m, 0] == 0:
         _finish(R, g, counts, h, winner, won_set, lots, sales, m, score, win, seat_out,
@@ -638,14 +638,14 @@ def new_scratch():
 
 
 @jit(parallel=True)
-def play_chunk(R, pids, params, seed, start, count, n_blocks, score, win, seat_out,
+def play_chunk(R, pids, params, table, seed, start, count, n_blocks, score, win, seat_out,
                match_out, lot_out, offsets, err, deals):
     log = np.zeros((0, 3), np.int64)
     for b in prange(n_blocks):
         (rngs, g, piles, suits, counts, h, o, bidders, pay, room, levels,
          best) = new_scratch()
         for m in range(b * count // n_blocks, (b + 1) * count // n_blocks):
-            play_match(R, pids, params, seed, start + m, m, rngs, g, piles, suits, counts,
+            play_match(R, pids, params, table, seed, start + m, m, rngs, g, piles, suits, counts,
                        h, o, bidders, pay, room, levels, best, score, win, seat_out,
                        match_out, lot_out, offsets, err, log, deals)
 

@@ -83,7 +83,7 @@ def _setup(R, rngs, st, own, held, owned0, pool, paid0, faces, g, piles, suits, 
 
 
 @jit(parallel=True)
-def _rollouts(R, pids, params, seed, n_rollouts, st, high, bidder, calls, cands, own, held,
+def _rollouts(R, pids, params, table, seed, n_rollouts, st, high, bidder, calls, cands, own, held,
               owned0, pool, paid0, faces, win_out, err_out):
     n = R[R_PLAYERS]
     seat, card, turner, lot = st[0], st[1], st[2], st[4]
@@ -102,14 +102,14 @@ def _rollouts(R, pids, params, seed, n_rollouts, st, high, bidder, calls, cands,
                 seat_out[:, 0, :] = 0
                 _setup(R, rngs, st, own, held, owned0, pool, paid0, faces, g, piles, suits,
                        counts, h, o)
-                buyer, done = K._lot(R, pids, params, rngs, g, piles, suits, counts, h, o,
+                buyer, done = K._lot(R, pids, params, table, rngs, g, piles, suits, counts, h, o,
                                      bidders, pay, room, levels, best, card, 0, lot,
                                      seat, high, bidder, calls, cands[c], 0, seat_out,
                                      lot_out, offsets, err, log)
                 winner, won_set, lots, sales = buyer, done, lot + 1, 1 if buyer >= 0 else 0
                 if err[0, 0] == 0 and done < 0:
                     winner, won_set, lots, sales = K._play_lots(
-                        R, pids, params, rngs, g, piles, suits, counts, h, o, bidders,
+                        R, pids, params, table, rngs, g, piles, suits, counts, h, o, bidders,
                         pay, room, levels, best, K._next_seat(turner, n), buyer, lot + 1, sales, 0,
                         seat_out, lot_out, offsets, err, log)
                 if err[0, 0] != 0:
@@ -153,7 +153,8 @@ def run_rollouts(rules: Rules, policies, labels: tuple[str, ...], situation: dic
     win = np.zeros((n, len(cands)))
     err = np.zeros((n, H.ERR_SIZE), np.int64)
     _rollouts(pack(rules), np.ascontiguousarray(pids, np.int64),
-              np.ascontiguousarray(params, np.float64), np.uint64(seed), n, st, s.high, s.bidder,
+              np.ascontiguousarray(params, np.float64), H.solution_table(policies),
+              np.uint64(seed), n, st, s.high, s.bidder,
               len(s.calls), np.array(cands, np.int64), own, np.array(s.cards, np.int64), owned0,
               pool, np.array(s.paid, np.int64), deck, win, err)
     H.check(err, 0, lambda e, label: "rollout " + explain(e, label).split(", ", 1)[1], labels)
