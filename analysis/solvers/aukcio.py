@@ -31,7 +31,13 @@ from typing import Any
 
 import numpy as np
 
-from analysis.solvers.mccfr import DealSampledCFR, raise_on
+from analysis.solvers.mccfr import (
+    DealSampledCFR,
+    bracket,
+    cautious_response,
+    deviating,
+    raise_on,
+)
 from sim import harness as H
 from sim.cfr import Abstraction, pack_table, stack_tables
 from sim.errors import BidlabError
@@ -383,14 +389,9 @@ class AukcioSolver(DealSampledCFR):
         action_values(self.R, self.pids, self.params, _tables(probabilities, self.n, 0.0),
                       np.uint64(self.seed), 0, points, probabilities, q_sum, g_sq, visits, err)
         raise_on(err, self.game)
-        q, spread = q_sum.sum(axis=0), g_sq.sum(axis=0)
-        gain = q - (q * probabilities).sum(axis=1, keepdims=True)
-        top = gain.argmax(axis=1)
-        top_gain = gain[np.arange(rows), top]
+        best, top_gain = cautious_response(q_sum, g_sq, probabilities, self.legal, Z)
         lots = FACE_PER_DECK * self.rules.decks     # one lot in ``lots`` is sampled
-        in_sample = float(np.maximum(top_gain, 0).sum() * lots / points / self.n)
-        sure = top_gain > Z * np.sqrt(spread[np.arange(rows), top])
-        return np.where(sure, top, -1).astype(np.int64), in_sample, visits.sum(axis=0)
+        return best, float(top_gain.sum() * lots / points / self.n), visits.sum(axis=0)
 
     def exploitability(self, probabilities: np.ndarray) -> dict[str, Any]:
         """Per seat, the gain of a cautious best response over the solution, per match,
@@ -406,9 +407,7 @@ class AukcioSolver(DealSampledCFR):
         the solution itself on the same streams; the mean over seats of the difference
         in match score less the others' mean, with its 95% interval over matches."""
         best, in_sample, _ = self.best_response(probabilities)
-        response = probabilities.copy()
-        response[best >= 0] = 0.0
-        response[best >= 0, best[best >= 0]] = 1.0
+        response = deviating(probabilities, best)
         # the stacked entry FORCED becomes the best response (the others stay as they are)
         sigma = pack_table(probabilities, A.VERSION)
         br = stack_tables([sigma] * (self.n + FORCED) + [pack_table(response, A.VERSION)]
@@ -418,16 +417,10 @@ class AukcioSolver(DealSampledCFR):
         paired_matches(self.R, self.pids, self.params, br, np.uint64(self.seed), 1 << 30,
                        SCORED, gains, err)
         raise_on(err, self.game)
-        per_match = gains.mean(axis=1)
-        half = 1.96 * per_match.std(ddof=1) / np.sqrt(per_match.size)
-        seats = gains.mean(axis=0)
         seat_half = 1.96 * gains.std(axis=0, ddof=1) / np.sqrt(SCORED)
-        return {"value": float(per_match.mean()), "ci_low": float(per_match.mean() - half),
-                "ci_high": float(per_match.mean() + half), "unit": self.unit,
-                "per_seat": [float(x) for x in seats],
-                "per_seat_half_width": [float(x) for x in seat_half], "matches": SCORED,
-                "in_sample": in_sample, "best_response_chosen_on": HELD_OUT,
-                "deviations": int((best >= 0).sum())}
+        return bracket(gains, self.unit, per_seat_half_width=[float(x) for x in seat_half],
+                       matches=SCORED, in_sample=in_sample, best_response_chosen_on=HELD_OUT,
+                       deviations=int((best >= 0).sum()))
 
 
 def make_solver(rules: Rules, seed: int, **settings) -> AukcioSolver:

@@ -28,7 +28,13 @@ from typing import Any
 
 import numpy as np
 
-from analysis.solvers.mccfr import DealSampledCFR, raise_on
+from analysis.solvers.mccfr import (
+    DealSampledCFR,
+    bracket,
+    cautious_response,
+    deviating,
+    raise_on,
+)
 from sim import cfr
 from sim.cfr import Abstraction, stack_tables
 from sim.games.auktsion import abstraction as A
@@ -300,18 +306,11 @@ class AuktsionSolver(DealSampledCFR):
         evaluate(np.uint64(self.seed), 0, HELD_OUT, self.R, self.leftover, probabilities,
                  table, q_sum, g_sq, visits, err)
         raise_on(err, self.game)
-        q, spread = q_sum.sum(axis=0), g_sq.sum(axis=0)
-        gain = np.where(self.legal > 0, q - (q * probabilities).sum(axis=1, keepdims=True),
-                        -np.inf)
-        top = gain.argmax(axis=1)
-        top_gain = gain[np.arange(rows), top]
+        best, top_gain = cautious_response(q_sum, g_sq, probabilities, self.legal, Z)
         lots = self.rules.deals_per_match * (12 if n == 3 else 13)
-        in_sample = float(np.maximum(top_gain, 0).sum() / HELD_OUT / n * lots)
-        sure = top_gain > Z * np.sqrt(spread[np.arange(rows), top])
-        best = probabilities.copy()
-        best[sure] = 0.0
-        best[np.flatnonzero(sure), top[sure]] = 1.0
-        br = cfr.pack_table(best, A.VERSION)
+        in_sample = float(top_gain.sum() / HELD_OUT / n * lots)
+        response = deviating(probabilities, best)
+        br = cfr.pack_table(response, A.VERSION)
         sig = cfr.pack_table(probabilities, A.VERSION)
         pids = np.full(n, SA.SOLVED, np.int64)
         params = np.zeros((n, 1))
@@ -326,14 +325,9 @@ class AuktsionSolver(DealSampledCFR):
         base = margins([sig] * n)
         gains = np.column_stack([margins([br if t == s else sig for t in range(n)])[:, s]
                                  - base[:, s] for s in range(n)])
-        per_match = gains.mean(axis=1)
-        half = 1.96 * per_match.std(ddof=1) / np.sqrt(per_match.size)
-        return {"value": float(per_match.mean()), "ci_low": float(per_match.mean() - half),
-                "ci_high": float(per_match.mean() + half), "unit": self.unit,
-                "per_seat": [float(x) for x in gains.mean(axis=0)],
-                "matches": HELD_OUT_MATCHES, "in_sample": in_sample,
-                "best_response_chosen_on": HELD_OUT, "deviations": int(sure.sum()),
-                "infosets_visited": int((visits.sum(axis=0) > 0).sum())}
+        return bracket(gains, self.unit, matches=HELD_OUT_MATCHES, in_sample=in_sample,
+                       best_response_chosen_on=HELD_OUT, deviations=int((best >= 0).sum()),
+                       infosets_visited=int((visits.sum(axis=0) > 0).sum()))
 
 
 def make_solver(rules: Rules, seed: int, **settings) -> AuktsionSolver:

@@ -117,6 +117,44 @@ class DealSampledCFR:
         self.iteration = int(state["iteration"])
 
 
+def cautious_response(q_sum: np.ndarray, g_sq: np.ndarray, probabilities: np.ndarray,
+                      legal: np.ndarray, z: float) -> tuple[np.ndarray, np.ndarray]:
+    """The cautious best response of a solver's held-out action values: ``q_sum`` (blocks
+    x information sets x actions, the blocks summed here) holds each action's summed
+    value, ``g_sq`` the summed squares of its gains over the solution
+    ``probabilities``. Returns the best action per information set where its summed gain
+    clears ``z`` standard errors, else -1 (keep the solution's mix there), and the best
+    action's summed gain per information set, floored at 0 (what the exact best response
+    of those points gains on them: an optimistic, in-sample figure)."""
+    q, spread = q_sum.sum(axis=0), g_sq.sum(axis=0)
+    gain = np.where(legal > 0, q - (q * probabilities).sum(axis=1, keepdims=True), -np.inf)
+    rows = np.arange(gain.shape[0])
+    top = gain.argmax(axis=1)
+    top_gain = gain[rows, top]
+    sure = top_gain > z * np.sqrt(spread[rows, top])
+    return np.where(sure, top, -1).astype(np.int64), np.maximum(top_gain, 0)
+
+
+def deviating(probabilities: np.ndarray, best: np.ndarray) -> np.ndarray:
+    """``probabilities`` with the rows where ``best`` names an action replaced by that
+    action (a cautious best response as a strategy table)."""
+    out = probabilities.copy()
+    out[best >= 0] = 0.0
+    out[best >= 0, best[best >= 0]] = 1.0
+    return out
+
+
+def bracket(gains: np.ndarray, unit: str, **extra: Any) -> dict[str, Any]:
+    """A held-out exploitability from ``gains`` (held-out units x seats: each seat's gain
+    from deviating to the best response): the mean over seats with its 95% interval over
+    the units, each seat's mean, and ``extra``."""
+    per_unit = gains.mean(axis=1)
+    half = 1.96 * per_unit.std(ddof=1) / np.sqrt(per_unit.size)
+    return {"value": float(per_unit.mean()), "ci_low": float(per_unit.mean() - half),
+            "ci_high": float(per_unit.mean() + half), "unit": unit,
+            "per_seat": [float(x) for x in gains.mean(axis=0)], **extra}
+
+
 @jit(parallel=True)
 def _accumulate(table, increments, discount):
     """``table`` scaled by ``discount``, then each block's increments added in block

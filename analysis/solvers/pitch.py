@@ -32,7 +32,7 @@ from typing import Any
 
 import numpy as np
 
-from analysis.solvers.mccfr import DealSampledCFR, raise_on
+from analysis.solvers.mccfr import DealSampledCFR, bracket, cautious_response, raise_on
 from sim.cfr import Abstraction
 from sim.errors import BidlabError
 from sim.games.pitch import abstraction as A
@@ -470,26 +470,13 @@ class PitchSolver(DealSampledCFR):
         evaluate(np.uint64(self.seed), 0, HELD_OUT, *self._args(), probabilities, no_best,
                  q_sum, g_sq, gains, err, self.steps, self.buckets)
         raise_on(err, self.game)
-        q, spread = q_sum.sum(axis=0), g_sq.sum(axis=0)
-        gain = np.where(self.legal > 0, q - (q * probabilities).sum(axis=1, keepdims=True),
-                        -np.inf)
-        top = gain.argmax(axis=1)
-        top_gain = gain[np.arange(rows), top]
-        in_sample = float(np.maximum(top_gain, 0).sum() / HELD_OUT / n)
-        sure = top_gain > Z * np.sqrt(spread[np.arange(rows), top])
-        # -1: keep the solution's own mix there
-        best = np.where(sure, top, -1).astype(np.int64)
+        best, top_gain = cautious_response(q_sum, g_sq, probabilities, self.legal, Z)
+        in_sample = float(top_gain.sum() / HELD_OUT / n)
         evaluate(np.uint64(self.seed), HELD_OUT, HELD_OUT, *self._args(), probabilities, best,
                  q_sum, g_sq, gains, err, self.steps, self.buckets)
         raise_on(err, self.game)
-        per_deal = gains.mean(axis=1)
-        half = 1.96 * per_deal.std(ddof=1) / np.sqrt(per_deal.size)
-        seats = gains.mean(axis=0)
-        return {"value": float(per_deal.mean()), "ci_low": float(per_deal.mean() - half),
-                "ci_high": float(per_deal.mean() + half), "unit": self.unit,
-                "per_seat": [float(x) for x in seats], "deals": HELD_OUT,
-                "in_sample": in_sample, "best_response_chosen_on": HELD_OUT,
-                "deviations": int(sure.sum())}
+        return bracket(gains, self.unit, deals=HELD_OUT, in_sample=in_sample,
+                       best_response_chosen_on=HELD_OUT, deviations=int((best >= 0).sum()))
 
 
 def make_solver(rules: Rules, seed: int, **settings) -> PitchSolver:
