@@ -24,7 +24,7 @@ import numpy as np
 
 from sim.cfr import seat_start
 from sim.games.auktsion import obs as O
-from sim.games.auktsion.abstraction import solved_ceiling
+from sim.games.auktsion.abstraction import richest_rival, solved_ceiling
 from sim.jit import jit
 from sim.rng import below, uniform
 from strategies.base import ILLEGAL_PID, VIEW_PID, Acts, GameStrategies, Param, Policy, view_hash
@@ -77,16 +77,6 @@ def smallest_bid(o):
     if o[O.HIGH_BIDDER] >= 0:
         lo = max(lo, o[O.PRICE] + o[O.MIN_RAISE])
     return np.int64(lo)
-
-
-@jit
-def richest_rival(o):
-    best = 0.0
-    seat = np.int64(o[O.SEAT])
-    for s in range(np.int64(o[O.PLAYERS])):
-        if s != seat:
-            best = max(best, o[O.MONEY + s])
-    return best
 
 
 # Plain IEEE divisions (``sim/jit.py``): a divisor may be zero only where the result is not

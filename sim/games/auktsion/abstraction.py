@@ -80,6 +80,8 @@ def price_of_point(o, hand):
 
 @jit
 def richest_rival(o):
+    """The most money another seat holds: more than one raise above it never buys
+    anything more (``budget`` caps its ceiling there too)."""
     best = 0.0
     seat = np.int64(o[O.SEAT])
     for s in range(np.int64(o[O.PLAYERS])):
