@@ -5,10 +5,14 @@ never solved by the report (a solve takes longer than the whole report)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pandas as pd
 import pytest
 
+from reports.games import spec_for
 from reports.report import build_report
+from reports.spec import Variant
 from sim.games import get_game
 from strategies import solved
 
@@ -26,47 +30,56 @@ def stand_in(game: str, rules: dict) -> None:
         solved.default_path(game, r.to_json(), abstraction))
 
 
-@pytest.mark.parametrize("game,variant,other", [("vybory", {"scoring": "result"}, "type_set=alt"),
-                                               ("pitch", {"smudge": True}, "dealer_hold=false")])
-def test_house_section_shows_both_readings_where_solutions_exist(game, variant, other,
+@pytest.mark.parametrize("game,shipped,missing", [
+    ("vybory", {"scoring": "result"}, {"deals_per_match": 4}),
+    ("pitch", {"smudge": True}, {"target": 9})])
+def test_house_section_shows_both_readings_where_solutions_exist(game, shipped, missing,
                                                                  tmp_path, monkeypatch):
+    """A variant whose solution ships is re-solved beside the fixed strategies' reading;
+    one without is named with the command that makes it, and is re-solved once that
+    solution exists."""
     monkeypatch.setenv("BIDLAB_SOLUTIONS", str(tmp_path / "solutions"))
-    out = build_report([game], n=512, seed=2, out=tmp_path / "bare", sections=["house"],
-                       progress=False, strict=True)
-    text = (out.out / "report.md").read_text()
-    assert "what if nobody adapts" in text and "Not re-solved" in text
-    assert f"`bidlab solve {game} --rule {other}`" in text
-    assert "re-solved: change" not in text          # nothing solved: fixed columns only
-    assert not (out.out / "data" / f"{game}_house_resolved.parquet").exists()
+    spec = replace(spec_for(game), variants=(Variant(shipped), Variant(missing)))
+    label = {k: ",".join(f"{key}={str(v).lower()}" for key, v in rules.items())
+             for k, rules in (("shipped", shipped), ("missing", missing))}
 
-    stand_in(game, variant)
-    label = ",".join(f"{k}={str(v).lower()}" for k, v in variant.items())
-    out = build_report([game], n=512, seed=2, out=tmp_path / "solved", sections=["house"],
-                       progress=False, strict=True)
-    text = (out.out / "report.md").read_text()
+    def house(folder: str) -> tuple[str, pd.DataFrame]:
+        out = build_report([game], n=512, seed=2, out=tmp_path / folder, sections=["house"],
+                           specs={game: spec}, progress=False, strict=True)
+        return ((out.out / "report.md").read_text(),
+                pd.read_parquet(out.out / "data" / f"{game}_house_resolved.parquet"))
+
+    text, frame = house("one")
+    assert "what if nobody adapts" in text and "Not re-solved" in text
     assert "re-solved: change [95% CI]" in text and "not solved" in text
-    assert f"re-solved, with {label}" in text.lower() or f"Re-solved, with {label}" in text
-    assert f"`bidlab solve {game} --rule {other}`" in text
-    frame = pd.read_parquet(out.out / "data" / f"{game}_house_resolved.parquet")
-    assert set(frame["variant"]) == {label}
+    assert f"Re-solved, with {label['shipped']}" in text
+    assert f"`bidlab solve {game} --rule {label['missing']}`" in text
+    assert set(frame["variant"]) == {label["shipped"]}
     assert frame[["diff", "ci_low", "ci_high"]].notna().all().all()
+
+    stand_in(game, missing)
+    text, frame = house("two")
+    assert "Not re-solved" not in text and "not solved" not in text
+    assert set(frame["variant"]) == {label["shipped"], label["missing"]}
 
 
 def test_the_generic_variants_section_shows_the_re_solved_reading(tmp_path, monkeypatch):
     """auktsion's house variants (the generic section): beside the field's tournaments,
     the same matches with every seat playing the solution for the variant's rules, for
-    the variants whose solutions ship (carry_money=false, auction_form=sealed); the
-    variant without one (leftover_value=1) named with the command that makes it."""
+    the variants whose solutions ship (carry_money=false); a variant without one
+    (min_raise=5) named with the command that makes it."""
     monkeypatch.setenv("BIDLAB_SOLUTIONS", str(tmp_path / "solutions"))
+    spec = replace(spec_for("auktsion"), variants=(Variant({"carry_money": False}),
+                                                   Variant({"min_raise": 5})))
     out = build_report(["auktsion"], n=512, seed=2, out=tmp_path / "r", sections=["variants"],
-                       progress=False, strict=True)
+                       specs={"auktsion": spec}, progress=False, strict=True)
     text = (out.out / "report.md").read_text()
     assert "Re-solved: players who adapt" in text
     assert "Re-solved, with carry_money=false, a player's mean score" in text
-    assert "Not re-solved, for want of a solution: leftover_value=1: " \
-           "`bidlab solve auktsion --rule leftover_value=1.0`" in text
+    assert "Not re-solved, for want of a solution: min_raise=5: " \
+           "`bidlab solve auktsion --rule min_raise=5`" in text
     frame = pd.read_parquet(out.out / "data" / "auktsion_variants_resolved.parquet")
-    assert set(frame["variant"]) >= {"carry_money=false", "auction_form=sealed"}
+    assert set(frame["variant"]) == {"default", "carry_money=false"}
     solved_rows = frame[(frame["by"] == "strategy") & (frame["variant"] != "default")]
     assert set(solved_rows["name"]) == {"solved"}
     assert frame[["diff", "ci_low", "ci_high"]].notna().all().all()

@@ -49,8 +49,8 @@ def add_parser(sub) -> None:
                "  bidlab compare fpsb --variant players=3 --variant players=4 --solved\n"
                "  bidlab compare auktsion --variant default --variant carry_money=false "
                "--solved\n"
-               "  bidlab solve pitch --rule smudge=true          # once, several minutes\n"
-               "  bidlab compare pitch --variant default --variant smudge=true --solved "
+               "  bidlab solve pitch --rule min_bid=2            # once, a minute or two\n"
+               "  bidlab compare pitch --variant default --variant min_bid=2 --solved "
                "-n 20000\n")
     game_options(p)
     p.add_argument("--variant", action="append", metavar="VARIANT", required=True,
