@@ -201,7 +201,8 @@ def build_report(games: Sequence[str] | None = None, *, n: int | None = None, se
     if stopped:
         provenance["partial"] = {"interrupted_in": stopped,
                                  "games_complete": [o.report.game for o in built
-                                                    if not o.stopped],
+                                                    if not o.stopped
+                                                    or o.stopped.endswith("/end")],
                                  "games_not_started": [g for g, o in zip(games, outputs)
                                                        if o is None]}
     doc = Document(
@@ -278,10 +279,17 @@ def _build_game(spec: GameSpec, plan, n: int | None, seed: int, strict: bool,
     ctx.provenance["seconds"] = round(seconds, 2)
     if stopped:
         ctx.provenance["partial"] = f"interrupted in section {sid}"
-    else:
-        bar.line(f"{g}: {len(done)} sections in {seconds:.1f} s")
-    return _GameOutput(GameReport(g, ctx.g.title, done, ctx.provenance, seconds), ctx.figures,
-                       ctx.data, ctx.digest(), ctx.n, failures, stopped)
+    output = None
+    while output is None:        # an interruption now: the game is whole, keep it
+        try:
+            output = _GameOutput(GameReport(g, ctx.g.title, done, ctx.provenance, seconds),
+                                 ctx.figures, ctx.data, ctx.digest(), ctx.n, failures, stopped)
+            if not stopped:
+                bar.line(f"{g}: {len(done)} sections in {seconds:.1f} s")
+        except KeyboardInterrupt:
+            stopped = stopped or f"{g}/end"
+            output = None
+    return output
 
 
 def _build_here(chosen: dict[str, GameSpec], plans, n, seed, strict, bar
@@ -290,7 +298,7 @@ def _build_here(chosen: dict[str, GameSpec], plans, n, seed, strict, bar
     kept from starting."""
     outputs: list[_GameOutput | None] = []
     for g, spec in chosen.items():
-        if outputs and outputs[-1].stopped:
+        if outputs and (outputs[-1] is None or outputs[-1].stopped):
             outputs.append(None)
             continue
         try:

@@ -62,8 +62,10 @@ def test_an_interrupted_simulation_keeps_its_completed_chunks(tmp_path, signum):
 
 def test_an_interrupted_report_keeps_its_completed_sections(tmp_path):
     out = tmp_path / "report"
+    # one game after the other (the parallel report's stop has its own test in
+    # test_reports.py): auktsion is still running when fpsb's line appears
     proc = subprocess.Popen(BIDLAB + ["report", "fpsb", "auktsion", "-n", "2048", "--out",
-                                      str(out)],                  # not a terminal: lines
+                                      str(out), "--processes", "1"],  # not a terminal: lines
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     seen: list[str] = []
 
