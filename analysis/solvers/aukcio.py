@@ -33,6 +33,8 @@ import numpy as np
 
 from analysis.solvers.mccfr import (
     DealSampledCFR,
+    add_point,
+    add_values,
     bracket,
     cautious_response,
     deviating,
@@ -281,16 +283,7 @@ def train_batch(R, pids, params, tables, seed, first, count, sigma, explore, d_r
                 for j in range(err.shape[1]):
                     err[0, j] = sc[15][0, j]
                 break
-            for s in range(n):
-                row = rows[s]
-                if row < 0:
-                    continue
-                mean = 0.0
-                for a in range(q.shape[1]):
-                    mean += sigma[row, a] * q[s, a]
-                for a in range(q.shape[1]):
-                    d_regret[b, row, a] += q[s, a] - mean
-                    d_average[b, row, a] += sigma[row, a]
+            add_point(sigma, q, rows, d_regret[b], d_average[b])
 
 
 @jit(parallel=True)
@@ -309,17 +302,7 @@ def action_values(R, pids, params, tables, seed, first, count, sigma, q_sum, g_s
                 for j in range(err.shape[1]):
                     err[0, j] = sc[15][0, j]
                 break
-            for s in range(n):
-                row = rows[s]
-                if row < 0:
-                    continue
-                mean = 0.0
-                for a in range(q.shape[1]):
-                    mean += sigma[row, a] * q[s, a]
-                visits[b, row] += 1
-                for a in range(q.shape[1]):
-                    q_sum[b, row, a] += q[s, a]
-                    g_sq[b, row, a] += (q[s, a] - mean) ** 2
+            add_values(sigma, q, rows, q_sum[b], g_sq[b], visits[b])
 
 
 @jit(parallel=True)

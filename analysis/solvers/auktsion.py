@@ -30,6 +30,8 @@ import numpy as np
 
 from analysis.solvers.mccfr import (
     DealSampledCFR,
+    add_point,
+    add_values,
     bracket,
     cautious_response,
     deviating,
@@ -202,16 +204,7 @@ def train_batch(seed, first, count, R, leftover, sigma, table, explore, d_regret
                           rows, q):
                 err[0, :] = err1[0, :]
                 break
-            for s in range(n):
-                row = rows[s]
-                if row < 0:
-                    continue
-                mean = 0.0
-                for a in range(A.ACTIONS):
-                    mean += sigma[row, a] * q[s, a]
-                for a in range(A.ACTIONS):
-                    d_regret[b, row, a] += q[s, a] - mean
-                    d_average[b, row, a] += sigma[row, a]
+            add_point(sigma, q, rows, d_regret[b], d_average[b])
 
 
 @jit(parallel=True)
@@ -231,17 +224,7 @@ def evaluate(seed, first, count, R, leftover, sigma, table, q_sum, g_sq, visits,
                           rows, q):
                 err[0, :] = err1[0, :]
                 break
-            for s in range(n):
-                row = rows[s]
-                if row < 0:
-                    continue
-                mean = 0.0
-                for a in range(A.ACTIONS):
-                    mean += sigma[row, a] * q[s, a]
-                visits[b, row] += 1
-                for a in range(A.ACTIONS):
-                    q_sum[b, row, a] += q[s, a]
-                    g_sq[b, row, a] += (q[s, a] - mean) ** 2
+            add_values(sigma, q, rows, q_sum[b], g_sq[b], visits[b])
 
 
 def _explore(probabilities: np.ndarray, legal: np.ndarray) -> np.ndarray:

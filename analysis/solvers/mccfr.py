@@ -117,6 +117,43 @@ class DealSampledCFR:
         self.iteration = int(state["iteration"])
 
 
+@jit
+def add_point(sigma, q, rows, regret, average):
+    """One sampled decision point of a rollout solver (auktsion, aukcio) into a block's
+    increments: for each seat that decided there (``rows[s]`` its information set, -1
+    none), the regrets of its action values ``q[s]`` against ``sigma`` into ``regret``
+    and ``sigma``'s row into ``average`` (the point is sampled on the strategies' own
+    path, so the reach is in the sampling)."""
+    for s in range(rows.shape[0]):
+        row = rows[s]
+        if row < 0:
+            continue
+        mean = 0.0
+        for a in range(q.shape[1]):
+            mean += sigma[row, a] * q[s, a]
+        for a in range(q.shape[1]):
+            regret[row, a] += q[s, a] - mean
+            average[row, a] += sigma[row, a]
+
+
+@jit
+def add_values(sigma, q, rows, q_sum, g_sq, visits):
+    """One held-out decision point into a block's sums for :func:`cautious_response`:
+    each deciding seat's action values into ``q_sum``, the squares of their gains over
+    ``sigma`` into ``g_sq``, a visit into ``visits`` (every seat pooled)."""
+    for s in range(rows.shape[0]):
+        row = rows[s]
+        if row < 0:
+            continue
+        mean = 0.0
+        for a in range(q.shape[1]):
+            mean += sigma[row, a] * q[s, a]
+        visits[row] += 1
+        for a in range(q.shape[1]):
+            q_sum[row, a] += q[s, a]
+            g_sq[row, a] += (q[s, a] - mean) ** 2
+
+
 def cautious_response(q_sum: np.ndarray, g_sq: np.ndarray, probabilities: np.ndarray,
                       legal: np.ndarray, z: float) -> tuple[np.ndarray, np.ndarray]:
     """The cautious best response of a solver's held-out action values: ``q_sum`` (blocks
