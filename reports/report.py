@@ -368,11 +368,11 @@ def _build_in_processes(games: list[str], processes: int, n, seed, sections, str
     threads = max(1, (os.cpu_count() or 1) // processes)
     pids: list[int] = []
 
-    def relay(block: float = 0.0) -> None:
+    def relay() -> None:
+        """Everything the workers have sent so far, to the bar (and their pids here)."""
         try:
             while True:
-                name, *args = messages.get(timeout=block) if block else messages.get_nowait()
-                block = 0.0
+                name, *args = messages.get_nowait()
                 if name == "pid":
                     pids.append(args[0])
                 else:
