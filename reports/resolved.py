@@ -9,7 +9,7 @@ makes each; once made, the next report shows them."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -58,12 +58,15 @@ def plan(ctx, variants: Sequence[Variant]) -> Plan | None:
     return out
 
 
-def simulations(ctx, s, variants: Sequence[Variant], n: int, noun: str
-                ) -> tuple[Plan, list[Variant], dict[str, Any]] | None:
-    """The re-solved runs of a house section: its plan, the variants it can show, and
-    per label (``default`` first, then each shown variant) the simulation of ``n``
-    ``noun`` with every seat playing that rule set's solution (none where no variant can
-    be shown); the intro sentence goes into ``s``. None where the game has no solver."""
+def house(ctx, s, variants: Sequence[Variant], n: int, noun: str,
+          frame_of: Callable[[dict[str, Any]], pd.DataFrame],
+          read: Callable[[pd.DataFrame, list[Variant]], None]) -> pd.DataFrame | None:
+    """The re-solved reading of a game's own house section (pitch, vybory): the intro
+    sentence into ``s``; for the variants that can be shown, ``n`` ``noun`` of each rule
+    set (``default`` first) with every seat playing its solution, made into the
+    section's frame by ``frame_of`` (kept as ``house_resolved``) and read by ``read``;
+    the note on what is missing. Returns the frame (None where nothing is shown, or the
+    game has no solver)."""
     from analysis.runs import simulate
 
     p = plan(ctx, variants)
@@ -71,15 +74,22 @@ def simulations(ctx, s, variants: Sequence[Variant], n: int, noun: str
         return None
     shown = p.variants(variants)
     s.text(intro(p, shown))
-    runs: dict[str, Any] = {}
+    frame = None
     if shown:
+        runs: dict[str, Any] = {}
         for k, v in enumerate((Variant({}),) + tuple(shown)):
             ctx.status(f"house rules re-solved {k + 1}/{len(shown) + 1} ({n:,} {noun})")
             runs[v.label] = simulate(ctx.game, n, seed=ctx.seed,
                                      rules={**ctx.spec.rules, **v.rules},
                                      strategies={"all": p.strategy}, detail=True,
                                      progress=False)
-    return p, shown, runs
+        frame = frame_of(runs)
+        ctx.keep("house_resolved", frame)
+        read(frame, shown)
+    note = missing_note(ctx, p)
+    if note:
+        s.note(note)
+    return frame
 
 
 def missing_note(ctx, p: Plan, compare_hint: bool = True) -> str:

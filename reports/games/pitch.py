@@ -363,27 +363,18 @@ def house_section(ctx) -> Section:
 
 
 def _resolved(ctx, s: Section, variants, n: int) -> pd.DataFrame | None:
-    """The re-solved reading (:mod:`reports.resolved`): the same games with every seat
-    playing the solution for the variant's own rules, for the variants whose solutions
-    exist (None where none does: the table keeps its fixed-strategy columns alone); a
-    note names the others and the command that solves each."""
-    played = R.simulations(ctx, s, variants, n, "games")
-    if played is None:
-        return None
-    p, shown, runs = played
-    frame = None
-    if shown:
+    """The re-solved reading (:func:`reports.resolved.house`) of pitch's house section."""
+    def frame_of(runs):
         target_of = {label: int(run.provenance["rules"]["target"]) for label, run in runs.items()}
         base = runs.pop("default")
-        frame = house_frame(base, runs, target_of)
-        ctx.keep("house_resolved", frame)
+        return house_frame(base, runs, target_of)
+
+    def read(frame, shown):
         for v in shown:
             s.reading(W.sentence("re-solved, " + _house_reading(
                 v, frame[frame["variant"] == v.label])))
-    note = R.missing_note(ctx, p)
-    if note:
-        s.note(note)
-    return frame
+
+    return R.house(ctx, s, variants, n, "games", frame_of, read)
 
 
 SPEC = GameSpec(

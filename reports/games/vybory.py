@@ -601,25 +601,14 @@ def _house_readings(s, frame, variants, units, prefix: str) -> None:
 
 
 def _resolved(ctx, s, variants, n: int, units) -> pd.DataFrame | None:
-    """The re-solved reading (:mod:`reports.resolved`): the same tours with every seat
-    playing the solution for the variant's own rules, for the variants whose solutions
-    exist (None where none does: the table keeps its fixed-strategy columns alone); a
-    note names the others and the command that solves each."""
-    played = R.simulations(ctx, s, variants, n, "tours")
-    if played is None:
-        return None
-    p, shown, runs = played
-    frame = None
-    if shown:
+    """The re-solved reading (:func:`reports.resolved.house`) of vybory's house section."""
+    def frame_of(runs):
         tables = {label: run.table("deals") for label, run in runs.items()}
         base = tables.pop("default")
-        frame = house_frame(base, tables)
-        ctx.keep("house_resolved", frame)
-        _house_readings(s, frame, shown, units, "re-solved, ")
-    note = R.missing_note(ctx, p)
-    if note:
-        s.note(note)
-    return frame
+        return house_frame(base, tables)
+
+    return R.house(ctx, s, variants, n, "tours", frame_of,
+                   lambda frame, shown: _house_readings(s, frame, shown, units, "re-solved, "))
 
 
 SPEC = GameSpec(
