@@ -51,6 +51,12 @@ RUNS = [
     ("vybory", {}, ["all=expected+greedy"], 1000),
     ("vybory", {"type_set": "alt", "scoring": "result", "first_dealer": 2, "deals_per_match": 3},
      ["0=matcher+greedy", "1=random+random", "2=expected+pimc:samples=4,belief=0.7"], 100),
+    # The solved policies, on the shipped solutions of their rules.
+    ("auktsion", {}, ["all=solved"], 2000),
+    ("auktsion", {"players": 3, "auction_form": "sealed"}, ["0=solved", "1=budget"], 2000),
+    ("aukcio", {}, ["all=solved"], 2000),
+    ("pitch", {}, ["all=solved+greedy"], 500),
+    ("vybory", {}, ["0=solved+greedy", "2=matcher+greedy"], 200),
     ("fpsb", {}, [], 3000),
     ("fpsb", {"players": 5}, ["0=linear:a=0.8", "1=random"], 3000),
 ]

@@ -112,7 +112,7 @@ def _call(pids, params, table, rngs, o, hands, s):
     return decide(pids[s], o, hands[s], params[s], rngs[1 + s], table)
 
 
-@jit
+@jit(inline=True)
 def _ceilings(pids, params, table, rngs, o, hands, money, caps, eff, n):
     """Ask every seat its ceiling for the lot now open (open form) into ``caps``, and
     the most it will bid (ceiling and money) into ``eff``. True if a seat answered ASK
