@@ -144,14 +144,17 @@ def _point(R, leftover, seed, index, stream, explore, table, scr, err, rows, q):
     o0[:] = o
     rngs0[:, :] = rngs
     for s in range(n):
+        # The point as saved: each action's playout leaves ``o`` and ``hands`` at the
+        # match's end.
+        o[:] = o0
         o[O.SEAT] = s
-        rows[s] = A.observed_infoset(o, hands[s])
-        value = hands[s, O.HAND_POINTS + lot]
+        rows[s] = A.observed_infoset(o, hands0[s])
+        value = hands0[s, O.HAND_POINTS + lot]
         if value <= 0:
             rows[s] = -1
             continue
         for a in range(A.ACTIONS):
-            xs[a] = A.action_ceiling(o, hands[s], a)
+            xs[a] = A.action_ceiling(o, hands0[s], a)
         for a in range(A.ACTIONS):
             same = -1
             for b in range(a):      # a ceiling tried already (cut at money): its value
