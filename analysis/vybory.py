@@ -363,3 +363,25 @@ def paired_ratio(base: tuple[np.ndarray, np.ndarray], other: tuple[np.ndarray, n
     half = float(stdtrit(g - 1, 0.5 + level / 2)) * se
     return {**out, "ci_low": diff - half, "ci_high": diff + half,
             "p_value": float(2 * stdtr(g - 1, -abs(diff / se)))}
+
+
+def house_effects(base: pd.DataFrame, runs: dict[str, pd.DataFrame],
+                  metrics: Sequence[str]) -> pd.DataFrame:
+    """Per house variant and per-deal figure (``metrics``: ``deal_outcomes``' columns and
+    ``late``, a deal played in types 6-8), the default's and the variant's value and
+    their difference, paired by tour (the ``deals`` tables of runs on the same seed):
+    ``variant, metric, default, value, diff, ci_low, ci_high, p_value``."""
+    def prepared(d):
+        return deal_outcomes(d).assign(late=(d["contract_code"] >= 6).astype(float))
+
+    b = prepared(base)
+    tours = np.unique(b["match"].to_numpy())
+    rows = []
+    for label, deals in runs.items():
+        v = prepared(deals)
+        for key in metrics:
+            r = paired_ratio(per_tour(b, key, tours), per_tour(v, key, tours))
+            rows.append({"variant": label, "metric": key, "default": r["base"],
+                         "value": r["value"], "diff": r["diff"], "ci_low": r["ci_low"],
+                         "ci_high": r["ci_high"], "p_value": r["p_value"]})
+    return pd.DataFrame(rows)
