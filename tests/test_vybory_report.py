@@ -10,6 +10,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from analysis import ratios
 from analysis import vybory as V
 from analysis.stats import mean_ci
 from reports import text as W
@@ -57,28 +58,28 @@ def test_buckets():
 def test_ratio_counts_deals_not_tours():
     # tour 0: one deal, won; tour 1: three deals, all lost. Per deal: 1 win in 4 deals.
     deals = pd.DataFrame({"match": [0, 1, 1, 1], "win": [1.0, 0.0, 0.0, 0.0]})
-    r = V.ratio_by(deals, None, "win").iloc[0]
+    r = ratios.ratio_by(deals, None, "win").iloc[0]
     assert r["mean"] == 0.25 and r["deals"] == 4 and r["tours"] == 2
     # one row per tour: the ratio is the plain mean with the Student-t interval
     x = np.array([3.0, 1.0, 4.0, 1.0, 5.0, 9.0])
-    one = V.ratio_ci(x, np.ones_like(x))
+    one = ratios.ratio_ci(x, np.ones_like(x))
     assert np.allclose(one, mean_ci(x))
     # a group's tours without a deal of it still count as tours of the run
     frame = pd.DataFrame({"match": [0, 0, 1, 2], "g": ["a", "b", "b", "b"],
                           "v": [2.0, 1.0, 3.0, 5.0]})
-    out = V.ratio_by(frame, "g", "v").set_index("g")
+    out = ratios.ratio_by(frame, "g", "v").set_index("g")
     assert out.loc["b", "mean"] == 3.0 and out.loc["b", "tours"] == 3
     assert out.loc["a", "deals"] == 1 and out.loc["a", "tours"] == 1
 
 
 def test_shares_and_slopes():
     frame = pd.DataFrame({"match": [0, 0, 1, 1, 2, 2], "c": [1, 2, 1, 1, 2, 2]})
-    sh = V.shares(frame, "c").set_index("c")
+    sh = ratios.shares(frame, "c").set_index("c")
     assert sh.loc[1, "share"] == 0.5 and sh.loc[1, "deals"] == 3
     assert sh["share"].sum() == pytest.approx(1.0)
     line = pd.DataFrame({"match": [0, 0, 1, 1, 2], "x": [0, 1, 2, 3, 4]})
     line["y"] = 2 * line["x"] + 1.0
-    s = V.clustered_slope(line, "x", "y")
+    s = ratios.clustered_slope(line, "x", "y")
     assert s["slope"] == pytest.approx(2.0) and s["ci_low"] == pytest.approx(2.0)
     assert s["rows"] == 5 and s["tours"] == 3
 
@@ -131,7 +132,7 @@ def test_first_announcer_hands_and_paired_ratio():
     assert f.loc[0, "margin"] == 18
     cells = V.margin_by_feature(f, "honours")
     assert cells["deals"].sum() == 4
-    y, n = V.per_tour(V.deal_outcomes(deals), "win", np.array([0, 1]))
+    y, n = ratios.per_cluster(V.deal_outcomes(deals), "win", np.array([0, 1]))
     assert y.tolist() == [2, 1] and n.tolist() == [2, 2]
     same = V.paired_ratio((y, n), (y, n))
     assert same["diff"] == 0 and same["p_value"] == 1.0

@@ -6,8 +6,6 @@ length, redeals, contracts made, the dealer's edge, holds), paired by game."""
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 import pandas as pd
 
@@ -232,37 +230,20 @@ def _per_game(run, target: int) -> dict[str, tuple[np.ndarray, np.ndarray]]:
     }
 
 
-def _ratio(a: np.ndarray, b: np.ndarray) -> tuple[float, np.ndarray]:
-    """sum(a) / sum(b) and each game's linearised contribution to it (for paired
-    intervals of a difference of ratios, clustered by game)."""
-    r = a.sum() / b.sum() if b.sum() else math.nan
-    return r, (a - r * b) / b.mean() if b.sum() else np.zeros_like(a)
-
-
 def house_frame(base, runs: dict[str, object], target_of: dict[str, int]) -> pd.DataFrame:
     """One row per variant and metric: ``variant, metric, title, default, value, diff,
     ci_low, ci_high, p_value`` (diff = variant - default, paired by game: a Student-t
-    interval and test on the games' linearised contributions)."""
-    from scipy import stats
+    interval and test on the games' linearised contributions, ``analysis.ratios``)."""
+    from analysis.ratios import paired_ratio
 
     b = _per_game(base, target_of["default"])
     rows = []
     for label, run in runs.items():
         v = _per_game(run, target_of[label])
         for key, title, _, _ in HOUSE_METRICS:
-            r0, z0 = _ratio(*b[key])
-            r1, z1 = _ratio(*v[key])
-            diff = r1 - r0
-            g = len(z0)
-            se = float(np.std(z1 - z0, ddof=1)) / math.sqrt(g) if g > 1 else math.nan
-            if se > 0:
-                half = float(stats.t.ppf(0.975, g - 1)) * se
-                p = float(2 * stats.t.sf(abs(diff) / se, g - 1))
-            else:  # the same in every game
-                half, p = 0.0, (1.0 if diff == 0 else 0.0)
-            rows.append({"variant": label, "metric": key, "title": title, "default": r0,
-                         "value": r1, "diff": diff, "ci_low": diff - half,
-                         "ci_high": diff + half, "p_value": p})
+            r = paired_ratio(b[key], v[key])
+            rows.append({"variant": label, "metric": key, "title": title, "default": r["base"],
+                         **{k: r[k] for k in ("value", "diff", "ci_low", "ci_high", "p_value")}})
     return pd.DataFrame(rows)
 
 

@@ -144,6 +144,7 @@ def contracts_section(ctx) -> Section:
     attackers' result per type, from the all-default detail run."""
     import pandas as pd
 
+    from analysis import ratios
     from analysis import vybory as V
     from reports import figures as F
     from reports import text as W
@@ -156,7 +157,7 @@ def contracts_section(ctx) -> Section:
     types = types.merge(ann[["code", "announcements", "share", "ci_low", "ci_high"]].rename(
         columns={"share": "announced", "ci_low": "announced_ci_low", "ci_high": "announced_ci_high"}),
         on="code")
-    overall = V.ratio_by(V.deal_outcomes(deals), None, "win").iloc[0]
+    overall = ratios.ratio_by(V.deal_outcomes(deals), None, "win").iloc[0]
     types["trump"] = [_trump_text(c, type_set) for c in types["code"]]
     stem = ctx.keep("contracts", types)
     n_tours, n_deals = deals["match"].nunique(), len(deals)
@@ -223,6 +224,7 @@ def election_section(ctx) -> Section:
     """How many announcements an election takes (``deals``' ``calls``)."""
     import pandas as pd
 
+    from analysis import ratios
     from analysis import vybory as V
     from reports import figures as F
     from reports import text as W
@@ -232,10 +234,10 @@ def election_section(ctx) -> Section:
     lengths = V.election_lengths(deals)
     lengths["round"] = V.election_round(lengths["calls"], ctx.n_seats)
     stem = ctx.keep("election", lengths)
-    mean = V.ratio_by(deals, None, "calls").iloc[0]
-    rounds = V.ratio_by(deals.assign(round=V.election_round(deals["calls"], ctx.n_seats)),
+    mean = ratios.ratio_by(deals, None, "calls").iloc[0]
+    rounds = ratios.ratio_by(deals.assign(round=V.election_round(deals["calls"], ctx.n_seats)),
                         "round", "win")
-    round_share = V.shares(deals.assign(round=V.election_round(deals["calls"], ctx.n_seats)),
+    round_share = ratios.shares(deals.assign(round=V.election_round(deals["calls"], ctx.n_seats)),
                            "round")
     s = Section("election", "The election: how long until two players match")
     s.text(f"{deals['match'].nunique():,} tours ({len(deals):,} deals) with "
@@ -255,7 +257,7 @@ def election_section(ctx) -> Section:
     s.reading(W.sentence(text))
     r1, later = rounds[rounds["round"] == 1], rounds[rounds["round"] > 1]
     if len(r1) and len(later):
-        late = V.ratio_by(deals[V.election_round(deals["calls"], ctx.n_seats) > 1], None,
+        late = ratios.ratio_by(deals[V.election_round(deals["calls"], ctx.n_seats) > 1], None,
                           "win", clusters=deals["match"].unique()).iloc[0]
         a = r1.iloc[0]
         s.reading(W.sentence(
