@@ -272,6 +272,28 @@ def draw_card(rng, mask):
             x = x >> np.uint64(6)
 
 
+@jit(inline=True)
+def first_lowest(mask, key, args):
+    """The card of ``mask`` with the lowest ``key(card, args)``, the lowest card on a
+    tie (-1: none), as ``sim.pytricks.first_lowest``. ``key`` is a jitted function the
+    caller passes; this is inlined into the caller, which compiles (and caches) it with
+    its key."""
+    m = np.int64(mask)
+    best = lowest(m)
+    if m == 0:
+        return best
+    least = key(best, args)
+    m &= m - 1
+    while m != 0:
+        c = lowest(m)
+        m &= m - 1
+        v = key(c, args)
+        if v < least:
+            least = v
+            best = c
+    return best
+
+
 @jit
 def rank_mask(rank):
     """The four cards of ``rank``."""

@@ -26,8 +26,10 @@ from sim.games.pitch import core as C
 from sim.games.pitch import obs as O
 from sim.games.pitch.abstraction import solved_bid
 from sim.games.pitch.core import best_suit, suit_value  # noqa: F401  (the hand evaluation)
+from sim.games.pitch.rules import HAND
 from sim.jit import jit
 from sim.rng import below, uniform
+from strategies import pimc
 from strategies.base import ILLEGAL_PID, VIEW_PID, Acts, GameStrategies, Param, Policy, view_hash
 
 PASS, HOLD = O.PASS, O.HOLD
@@ -94,18 +96,14 @@ POLICIES = (
            "wins a trick that holds points with its lowest sure winner (or, if the trick is "
            "worth risk, with its highest winner); otherwise throws its cheapest card, "
            "keeping tens, the jack, the joker and trumps", GREEDY_PARAMS),
-    Policy("pimc", "play", PIMC,
-           "perfect-information Monte Carlo: deals the unseen cards at random consistent "
-           "with what is known (cards left, voids shown by play), plays each legal card "
-           "out with greedy for everyone on each deal, and picks the card with the best "
-           "mean of own deal score minus the opponents' mean; cards that clearly trail "
-           "stop being played out (race)", (
-               Param("samples", 32, 1, 4096, "random deals of the unseen cards per "
-                     "decision (each legal card is played out on every one)", integer=True),
-               Param("race", 2.0, 0.0, 10.0, "0: play every card out on every sample; z > 0: "
-                     "after every 8 samples stop playing out a card that trails the leading "
-                     "card by z standard errors of their paired difference"),
-           ), playout="greedy"),
+    pimc.policy(PIMC, "perfect-information Monte Carlo: deals the unseen cards at random "
+                "consistent with what is known (cards left, voids shown by play), plays "
+                "each legal card out with greedy for everyone on each deal, and picks the "
+                "card with the best mean of own deal score minus the opponents' mean; cards "
+                "that clearly trail stop being played out (race)",
+                Param("race", 2.0, 0.0, 10.0, "0: play every card out on every sample; "
+                      "z > 0: after every 8 samples stop playing out a card that trails the "
+                      "leading card by z standard errors of their paired difference")),
 )
 
 STRATEGIES = GameStrategies(
@@ -227,17 +225,8 @@ def throw_cost(card, trump):
 
 @jit
 def cheapest(mask, trump):
-    best = np.int64(-1)
-    cost = np.int64(1 << 30)
-    m = np.int64(mask)
-    while m != 0:
-        c = T.lowest(m)
-        m &= m - 1
-        x = throw_cost(c, trump)
-        if x < cost:
-            cost = x
-            best = c
-    return best
+    """The card of ``mask`` that costs least to give away (ties: the lowest card)."""
+    return T.first_lowest(mask, throw_cost, trump)
 
 
 @jit
@@ -254,7 +243,7 @@ def first_lead(hand, n, deck, joker_game, low_captured):
     return T.lowest(cards)
 
 
-# greedy_lead, greedy_follow, greedy_card, _decided and sim.tricks.draw_card are
+# greedy_lead, greedy_follow, greedy_card, pimc's hooks and sim.tricks.draw_card are
 # inlined (numba IR): pimc's playouts call them for every card of every sample, and
 # the calls cost more than their bodies (benchmarks/README.md has the measurement).
 @jit(inline=True)
@@ -335,104 +324,71 @@ def greedy_obs(o, risk, pull):
 
 
 # -- pimc --------------------------------------------------------------------------
+# The search is strategies/pimc.py's; pitch gives it the hooks below: the playout is
+# greedy's (its defaults), what a deal is worth is the deal's score, and a deal can be
+# settled before its last trick (``_decided``).
 
-# Layout of the ``work`` scratch (int64) used by pimc.
-W_CAND = 0                       # candidate cards
-W_TOTAL = W_CAND + 8             # summed utility per candidate
-W_HANDS = W_TOTAL + 8            # a sampled deal: every seat's unplayed cards
-W_DEALT = W_HANDS + O.MAX_PLAYERS  # ... and the hands as dealt
-W_PLAY = W_DEALT + O.MAX_PLAYERS   # hands during a playout
-W_WON = W_PLAY + O.MAX_PLAYERS     # cards won during a playout
-W_OWNERS = W_WON + O.MAX_PLAYERS   # the deal's points (core.N_POINTS)
+# pitch's entries of the ``work`` scratch, after the search's.
+W_DEALT = pimc.WORK_SIZE            # the sampled deal's hands as dealt
+W_OWNERS = W_DEALT + O.MAX_PLAYERS  # the deal's points (core.N_POINTS)
 W_POINTS = W_OWNERS + 8
 W_DELTA = W_POINTS + O.MAX_PLAYERS
-W_ORDER = W_DELTA + O.MAX_PLAYERS  # seats in the order they are dealt to
-W_ALLOWED = W_ORDER + O.MAX_PLAYERS  # cards each seat may hold (no shown void)
-W_ROOM = W_ALLOWED + O.MAX_PLAYERS   # ... how many more than it holds
-W_ALIVE = W_ROOM + O.MAX_PLAYERS     # 1 while a candidate is still played out
-W_U = W_ALIVE + 8                    # each candidate's result on the current sample
-W_S1 = W_U + 8                       # 8 x 8: sums of paired differences u_i - u_j
-W_S2 = W_S1 + 64                     # ... and of their squares
-WORK_SIZE = W_S2 + 64
-
-
-@jit
-def _sample_plan(o, work):
-    """What every sample of this decision shares: the cards each other seat may hold
-    (not a suit it has shown it lacks) and the order seats are dealt to, most
-    constrained first (fewest spare cards; ties in seat order). Returns how many seats."""
-    n = o[O.PLAYERS]
-    me = o[O.SEAT]
-    trump = o[O.TRUMP]
-    pool = o[O.DECK] & ~o[O.PLAYED] & ~o[O.HAND]
-    k = 0
-    for s in range(n):
-        if s == me:
-            continue
-        allowed = pool
-        if o[O.VOIDS + s] != 0:
-            allowed = pool & ~T.void_cards(o[O.VOIDS + s], trump)
-        work[W_ALLOWED + s] = allowed
-        room = T.count(allowed) - o[O.LEFT + s]
-        work[W_ROOM + s] = room
-        j = k                                   # insertion by room, fewest first
-        while j > 0 and work[W_ROOM + work[W_ORDER + j - 1]] > room:
-            work[W_ORDER + j] = work[W_ORDER + j - 1]
-            j -= 1
-        work[W_ORDER + j] = s
-        k += 1
-    return k
-
-
-@jit
-def _sample(o, rng, work, k):
-    """Deal the cards unseen by the asking seat to the other seats, uniformly at random
-    among those each may hold, in the order of ``_sample_plan``. Returns False if that
-    fails (the caller retries or relaxes)."""
-    pool = o[O.DECK] & ~o[O.PLAYED] & ~o[O.HAND]
-    work[W_HANDS + o[O.SEAT]] = o[O.HAND]
-    for i in range(k):
-        s = work[W_ORDER + i]
-        allowed = work[W_ALLOWED + s] & pool
-        need = o[O.LEFT + s]
-        if T.count(allowed) < need:
-            return False
-        hand = np.int64(0)
-        for _ in range(need):
-            c = T.draw_card(rng, allowed)
-            b = np.int64(1) << c
-            hand |= b
-            allowed &= ~b
-        pool &= ~hand
-        work[W_HANDS + s] = hand
-    return True
-
-
-@jit
-def _sample_relaxed(o, rng, work):
-    """Fallback when voids cannot be honoured (never expected): ignore them."""
-    n = o[O.PLAYERS]
-    me = o[O.SEAT]
-    pool = o[O.DECK] & ~o[O.PLAYED] & ~o[O.HAND]
-    work[W_HANDS + me] = o[O.HAND]
-    for s in range(n):
-        if s == me:
-            continue
-        hand = np.int64(0)
-        for _ in range(o[O.LEFT + s]):
-            c = T.draw_card(rng, pool)
-            b = np.int64(1) << c
-            hand |= b
-            pool &= ~b
-        work[W_HANDS + s] = hand
+WORK_SIZE = W_DELTA + O.MAX_PLAYERS
 
 
 @jit(inline=True)
-def _decided(work, n, trump, unplayed, jack_joker, low_captured):
+def _plain(o, card):
+    """A card without points (2..9; not a trump when low goes to its captor)."""
+    trump = o[O.TRUMP]
+    return card != 52 and card % 13 <= 7 and not (
+        o[O.LOW_CAPTURED] != 0 and (trump < 0 or card // 13 == trump))
+
+
+@jit(inline=True)
+def _alike(o, a, b):
+    """Two pointless cards play the same (as the first lead too: either names the same
+    trump)."""
+    return _plain(o, a) and _plain(o, b)
+
+
+@jit(inline=True)
+def _dealt(o, p, work):
+    """The hands as dealt (sampled and played cards), which scoring reads; every deal
+    weighs the same."""
+    for s in range(o[O.PLAYERS]):
+        work[W_DEALT + s] = work[pimc.W_HANDS + s] | o[O.PLAYED_BY + s]
+    return np.int64(1)
+
+
+@jit(inline=True)
+def _greedy(context, seat, hand, legal, trump, led, best, trick, k, winning, played):
+    """greedy's card, at its defaults."""
+    pitcher, deck, n, joker_game, low_captured = context
+    return greedy_card(hand, legal, trump, led, best, trick, n - 1 - k, seat == pitcher,
+                       played, deck, n, joker_game, low_captured, GREEDY_RISK, GREEDY_PULL)
+
+
+@jit(inline=True)
+def _named(card, trump):
+    """P6: the first lead of the deal names trump."""
+    return trump if trump >= 0 else C.trump_of_lead(card)
+
+
+@jit(inline=True)
+def _decided(o, work, context, trump, tricks_done):
     """After a trick of a playout: can the rest of the deal still change who scores?
-    No, once the jack and the joker in play are won, the low trump too when low goes to
-    whoever wins it, and the game leader is ahead by more than the card points left.
-    Then scoring the won cards now gives the deal's final points exactly."""
+    No, once the jack of trumps and the joker are won, the low trump too when low goes
+    to whoever wins it, and the game leader is ahead by more than the card points left.
+    Then scoring the won cards now gives the deal's final points exactly. A playout
+    that joins a trick under way first asks after its own first lead, as it always
+    has (so every playout stops where it did)."""
+    if o[O.TRICK_N] != 0 and tricks_done == o[O.TRICK] + 1:
+        return False
+    _, _, n, _, low_captured = context
+    unplayed = np.int64(0)                           # the cards still held
+    for s in range(n):
+        unplayed |= work[pimc.W_PLAY + s]
+    jack_joker = (np.int64(1) << (trump * 13 + C.JACK_RANK)) | np.int64(T.JOKER_BIT)
     if jack_joker & unplayed:
         return False
     if low_captured:
@@ -446,7 +402,7 @@ def _decided(work, n, trump, unplayed, jack_joker, low_captured):
     first = np.int64(-1)
     second = np.int64(-1)
     for s in range(n):
-        g = C.game_count(work[W_WON + s])
+        g = C.game_count(work[pimc.W_WON + s])
         if g > first:
             second = first
             first = g
@@ -455,86 +411,12 @@ def _decided(work, n, trump, unplayed, jack_joker, low_captured):
     return first > second + C.game_count(unplayed)
 
 
-@jit
-def _playout(o, work, first):
-    """Play the deal out from the current position on the sampled hands in ``work``:
-    the asking seat plays ``first``, then greedy plays every card. Returns the asking
-    seat's utility: (players - 1) x its deal score minus the others' deal scores."""
-    n = o[O.PLAYERS]
+@jit(inline=True)
+def _score(o, work, context, trump):
+    """The asking seat's utility: (players - 1) x its deal score minus the others'."""
+    pitcher, _, n, _, low_captured = context
     me = o[O.SEAT]
-    pitcher = o[O.PITCHER]
-    deck = o[O.DECK]
-    joker_game = o[O.JOKER]
-    low_captured = o[O.LOW_CAPTURED]
-    for s in range(n):
-        work[W_PLAY + s] = work[W_HANDS + s]
-        work[W_WON + s] = o[O.WON_BY + s]
-    trump = o[O.TRUMP]
-    leader = o[O.LEADER]
-    trick_no = o[O.TRICK]
-    k = o[O.TRICK_N]
-    played = o[O.PLAYED]
-    led = o[O.LED]
-    best = o[O.WINNING]
-    trick = np.int64(0)
-    best_pos = 0
-    for i in range(k):
-        c = o[O.TRICK_CARDS + i]
-        trick |= np.int64(1) << c
-        if c == best:
-            best_pos = i
-    # the jack of trumps and the joker, where they are in play (trump may not be known yet)
-    jack_joker = np.int64(-1)
-    card = first
-    while True:
-        seat = leader + k
-        if seat >= n:
-            seat -= n
-        if card < 0:
-            hand = work[W_PLAY + seat]
-            card = greedy_card(hand, C.legal(hand, led, trump), trump, led, best, trick,
-                               n - 1 - k, seat == pitcher, played, deck, n, joker_game,
-                               low_captured, GREEDY_RISK, GREEDY_PULL)
-        b = np.int64(1) << card
-        work[W_PLAY + seat] &= ~b
-        played |= b
-        trick |= b
-        if k == 0:
-            if trump < 0:
-                trump = C.trump_of_lead(card)
-            if jack_joker < 0:
-                in_play = np.int64(0)
-                for s in range(n):
-                    in_play |= work[W_DEALT + s]
-                jack_joker = in_play & ((np.int64(1) << (trump * 13 + C.JACK_RANK))
-                                        | np.int64(T.JOKER_BIT))
-            led = T.effective_suit(card, trump)
-            best = card
-            best_pos = 0
-        elif T.power(card, led, trump, False) > T.power(best, led, trump, False):
-            best = card
-            best_pos = k
-        k += 1
-        card = -1
-        if k == n:
-            winner = leader + best_pos
-            if winner >= n:
-                winner -= n
-            work[W_WON + winner] |= trick
-            trick_no += 1
-            if trick_no == 6:
-                break
-            unplayed = np.int64(0)
-            for s in range(n):
-                unplayed |= work[W_PLAY + s]
-            if _decided(work, n, trump, unplayed, jack_joker, low_captured):
-                break
-            leader = winner
-            k = 0
-            trick = np.int64(0)
-            led = -1
-            best = -1
-    C.score_deal(work, W_DEALT, work, W_WON, n, trump, low_captured, o[O.TIE_PITCHER],
+    C.score_deal(work, W_DEALT, work, pimc.W_WON, n, trump, low_captured, o[O.TIE_PITCHER],
                  pitcher, work, W_OWNERS)
     C.settle(work, W_OWNERS, n, pitcher, o[O.CONTRACT], work, W_POINTS, W_DELTA)
     u = (n - 1) * work[W_DELTA + me]
@@ -545,103 +427,21 @@ def _playout(o, work, first):
 
 
 @jit
-def _candidates(o, work):
-    """The legal cards worth trying, into ``work[W_CAND..]``; returns how many. Of two
-    pointless cards (2..9; not trumps when low is captured) of one suit with no unseen
-    card between them, only the lower is tried: they play the same (as the first lead
-    too: either names the same trump)."""
-    legal = o[O.LEGAL]
-    trump = o[O.TRUMP]
-    unseen = o[O.DECK] & ~o[O.PLAYED] & ~o[O.HAND]
-    k = 0
-    prev = np.int64(-1)
-    m = legal
-    while m != 0:
-        c = T.lowest(m)
-        m &= m - 1
-        plain = (c != 52 and c % 13 <= 7 and not (
-            o[O.LOW_CAPTURED] != 0 and (trump < 0 or c // 13 == trump)))
-        if plain and prev >= 0 and prev // 13 == c // 13:
-            between = unseen & ((np.int64(1) << c) - (np.int64(2) << prev))
-            if between == 0:
-                prev = c
-                continue
-        prev = c if plain else np.int64(-1)
-        work[W_CAND + k] = c
-        k += 1
-    return k
-
-
-@jit
-def _race(work, k, t, z):
-    """After ``t`` samples: stop playing out every candidate whose paired difference
-    from the leader (the best total so far) is below zero with confidence: its mean
-    plus ``z`` standard errors is still negative. Returns how many remain."""
-    lead = -1
-    for i in range(k):
-        if work[W_ALIVE + i] and (lead < 0 or work[W_TOTAL + i] > work[W_TOTAL + lead]):
-            lead = i
-    alive = 0
-    for i in range(k):
-        if not work[W_ALIVE + i]:
-            continue
-        if i != lead:
-            s1 = work[W_S1 + 8 * i + lead]
-            s2 = work[W_S2 + 8 * i + lead]
-            mean = s1 / t
-            var = (s2 - s1 * mean) / (t - 1)
-            if mean + z * np.sqrt(max(var, 0.0) / t) < 0.0:
-                work[W_ALIVE + i] = 0
-                continue
-        alive += 1
-    return alive
+def _playout(o, work, first):
+    """The sampled deal played out with greedy for everyone, the asking seat's
+    ``first`` card first; its utility (``_score``)."""
+    context = (o[O.PITCHER], o[O.DECK], o[O.PLAYERS], o[O.JOKER], o[O.LOW_CAPTURED])
+    return pimc.playout(o, O.TRICKS, work, first, o[O.PLAYERS], HAND, o[O.TRUMP],
+                        T.FOLLOW_OR_TRUMP, False, context, _greedy, _named, _decided, _score)
 
 
 @jit
 def pimc_card(o, p, rng, work):
-    n = o[O.PLAYERS]
-    k = _candidates(o, work)
-    if k == 1:
-        return work[W_CAND]
-    for i in range(k):
-        work[W_TOTAL + i] = 0
-        work[W_ALIVE + i] = 1
-        for j in range(k):
-            work[W_S1 + 8 * i + j] = 0
-            work[W_S2 + 8 * i + j] = 0
-    samples = np.int64(p[0])
-    z = p[1]
-    seats = _sample_plan(o, work)
-    for t in range(1, samples + 1):
-        ok = False
-        for _try in range(8):
-            if _sample(o, rng, work, seats):
-                ok = True
-                break
-        if not ok:
-            _sample_relaxed(o, rng, work)
-        for s in range(n):
-            work[W_DEALT + s] = work[W_HANDS + s] | o[O.PLAYED_BY + s]
-        for i in range(k):
-            if work[W_ALIVE + i]:
-                u = _playout(o, work, work[W_CAND + i])
-                work[W_U + i] = u
-                work[W_TOTAL + i] += u
-        if z > 0.0:
-            for i in range(k):
-                if work[W_ALIVE + i]:
-                    for j in range(k):
-                        if work[W_ALIVE + j]:
-                            d = work[W_U + i] - work[W_U + j]
-                            work[W_S1 + 8 * i + j] += d
-                            work[W_S2 + 8 * i + j] += d * d
-            if t % 8 == 0 and t < samples and _race(work, k, t, z) == 1:
-                break
-    best = -1
-    for i in range(k):
-        if work[W_ALIVE + i] and (best < 0 or work[W_TOTAL + i] > work[W_TOTAL + best]):
-            best = i
-    return work[W_CAND + best]
+    """pimc's card: ``p`` = (samples, race z); a deal that cannot honour the voids
+    shown falls back to dealing the seats in seat order."""
+    return pimc.search(o, O.TRICKS, p, rng, work, o[O.SEAT], o[O.HAND], o[O.LEGAL],
+                       o[O.DECK], o[O.PLAYERS], o[O.TRUMP], p[1], pimc.W_SEATS, _alike,
+                       _dealt, _playout)
 
 
 # -- dispatch ------------------------------------------------------------------------

@@ -29,6 +29,7 @@ from sim.games.vybory.core import cards_value, est_tricks, type_value  # noqa: F
 from sim.games.vybory.rules import N_TYPES, PLAYERS, TRICKS
 from sim.jit import jit
 from sim.rng import below
+from strategies import pimc
 from strategies.base import ILLEGAL_PID, VIEW_PID, GameStrategies, Param, Policy, view_hash
 
 # Policy ids per decision kind.
@@ -94,20 +95,16 @@ POLICIES = (
            "that count for the pair; loads the opponents' tricks with the cards that count "
            "against their taker; keeps its low cards under lowest_wins (the order is "
            "reversed throughout)"),
-    Policy("pimc", "play", PIMC,
-           "perfect-information Monte Carlo: deals the unseen cards at random consistent "
-           "with the cards left and the voids shown by play, optionally weights each deal "
-           "by how well the others' first announcements suit their sampled hands (belief), "
-           "plays each legal card out with greedy for everyone, and picks the card with "
-           "the best weighted mean margin of pair points (result scoring: the deal's "
-           "result first)", (
-               Param("samples", 32, 1, 4096, "random deals of the unseen cards per "
-                     "decision (each legal card is played out on every one)", integer=True),
-               Param("belief", 0.0, 0.0, 5.0, "weight exp(-belief x regret) of a sampled "
-                     "deal, regret: how much better (by expected's estimate) another type "
-                     "would have suited a seat's sampled hand than the one it named first; "
-                     "0 (the default: 0.5 measured worse) samples uniformly"),
-           ), playout="greedy"),
+    pimc.policy(PIMC, "perfect-information Monte Carlo: deals the unseen cards at random "
+                "consistent with the cards left and the voids shown by play, optionally "
+                "weights each deal by how well the others' first announcements suit their "
+                "sampled hands (belief), plays each legal card out with greedy for "
+                "everyone, and picks the card with the best weighted mean margin of pair "
+                "points (result scoring: the deal's result first)",
+                Param("belief", 0.0, 0.0, 5.0, "weight exp(-belief x regret) of a sampled "
+                      "deal, regret: how much better (by expected's estimate) another type "
+                      "would have suited a seat's sampled hand than the one it named "
+                      "first; 0 (the default: 0.5 measured worse) samples uniformly")),
 )
 
 STRATEGIES = GameStrategies(
@@ -213,17 +210,14 @@ def trick_worth(alt, code):
 def _most_points(mask, alt, code, low):
     """The card of a non-empty ``mask`` worth most to its trick's taker (ties: the one
     weakest in the order, kept strong cards being worth more)."""
-    best = np.int64(-1)
-    top = np.int64(-1 << 30)
-    m = np.int64(mask)
-    while m != 0:
-        c = T.lowest(m)
-        m &= m - 1
-        v = C.CARD_POINTS[alt, code, c] * 32 - _rank_in_order(c, low)
-        if v > top:
-            top = v
-            best = c
-    return best
+    return T.first_lowest(mask, _less_worth, (alt, code, low))
+
+
+@jit(inline=True)
+def _less_worth(card, contract):
+    """``_most_points``'s key: less for more points, then for a weaker card."""
+    alt, code, low = contract
+    return _rank_in_order(card, low) - C.CARD_POINTS[alt, code, card] * 32
 
 
 @jit
@@ -231,18 +225,16 @@ def _least_points(mask, alt, code, low, strong_first):
     """The card of a non-empty ``mask`` worth least to its trick's taker (ties: the
     weakest in the order, or the strongest with ``strong_first``: a high card shed
     where it cannot be punished)."""
-    best = np.int64(-1)
-    top = np.int64(1 << 30)
-    m = np.int64(mask)
-    while m != 0:
-        c = T.lowest(m)
-        m &= m - 1
-        r = _rank_in_order(c, low)
-        v = C.CARD_POINTS[alt, code, c] * 32 + (12 - r if strong_first else r)
-        if v < top:
-            top = v
-            best = c
-    return best
+    return T.first_lowest(mask, _more_worth, (alt, code, low, strong_first))
+
+
+@jit(inline=True)
+def _more_worth(card, contract):
+    """``_least_points``'s key: more for more points, then for a stronger card (a
+    weaker one with ``strong_first``)."""
+    alt, code, low, strong_first = contract
+    r = _rank_in_order(card, low)
+    return C.CARD_POINTS[alt, code, card] * 32 + (12 - r if strong_first else r)
 
 
 @jit
@@ -257,18 +249,7 @@ def _weakest_lead(hand, trump, low):
     """The weakest card to lead: the lowest-ranked side card (in the order); trumps only
     when nothing else is left."""
     side = hand & ~(T.suit_cards(trump) if trump >= 0 else np.int64(0))
-    pool = side if side != 0 else hand
-    best = np.int64(-1)
-    rank = 99
-    m = pool
-    while m != 0:
-        c = T.lowest(m)
-        m &= m - 1
-        r = _rank_in_order(c, low)
-        if r < rank:
-            rank = r
-            best = c
-    return best
+    return T.first_lowest(side if side != 0 else hand, _rank_in_order, low)
 
 
 @jit(inline=True)
@@ -375,74 +356,29 @@ def greedy_obs(o):
 
 
 # -- pimc ----------------------------------------------------------------------------
+# The search is strategies/pimc.py's; vybory gives it the hooks below: the playout is
+# greedy's, a deal may be weighted by the others' first announcements (belief), and
+# what it is worth is the asking seat's pair's margin.
 
-# Layout of the ``work`` scratch (int64) used by pimc.
-W_CAND = 0                       # candidate cards
-W_TOTAL = W_CAND + 16            # weighted utility summed per candidate
-W_HANDS = W_TOTAL + 16           # a sampled deal: every seat's unplayed cards
-W_PLAY = W_HANDS + PLAYERS       # hands during a playout
-W_WON = W_PLAY + PLAYERS         # cards won during a playout
-W_TRICKS = W_WON + PLAYERS       # tricks won during a playout
-W_ORDER = W_TRICKS + PLAYERS     # seats in the order they are dealt to
-W_ALLOWED = W_ORDER + PLAYERS    # cards each seat may hold (no shown void)
-W_ROOM = W_ALLOWED + PLAYERS     # ... how many more than it holds
-WORK_SIZE = W_ROOM + PLAYERS
+WORK_SIZE = pimc.WORK_SIZE
 WEIGHT_SCALE = 1024
 """A sample's weight is an integer: ``WEIGHT_SCALE x exp(-belief x regret)``."""
 
 
-@jit
-def _sample_plan(o, work):
-    """The cards each other seat may hold (not a suit it has shown it lacks) and the
-    order seats are dealt to, most constrained first. Returns how many seats."""
-    me = o[O.SEAT]
-    trump = o[O.TRUMP]
-    pool = np.int64(T.DECK52) & ~o[O.PLAYED] & ~o[O.HAND]
-    k = 0
-    for s in range(PLAYERS):
-        if s == me:
-            continue
-        allowed = pool & ~T.void_cards(o[O.VOIDS + s], trump)
-        work[W_ALLOWED + s] = allowed
-        room = T.count(allowed) - o[O.LEFT + s]
-        work[W_ROOM + s] = room
-        j = k
-        while j > 0 and work[W_ROOM + work[W_ORDER + j - 1]] > room:
-            work[W_ORDER + j] = work[W_ORDER + j - 1]
-            j -= 1
-        work[W_ORDER + j] = s
-        k += 1
-    return k
+@jit(inline=True)
+def _same_points(o, a, b):
+    """Two cards that count the same for the contract play the same."""
+    alt = o[O.ALT]
+    code = o[O.CONTRACT]
+    return C.CARD_POINTS[alt, code, a] == C.CARD_POINTS[alt, code, b]
 
 
 @jit
-def _sample(o, rng, work, k, honour_voids):
-    """Deal the cards unseen by the asking seat to the other seats, uniformly among
-    those each may hold (``honour_voids``) in the order of ``_sample_plan``. Returns
-    False if that fails (the caller retries, then relaxes)."""
-    pool = np.int64(T.DECK52) & ~o[O.PLAYED] & ~o[O.HAND]
-    work[W_HANDS + o[O.SEAT]] = o[O.HAND]
-    for i in range(k):
-        s = work[W_ORDER + i]
-        allowed = (work[W_ALLOWED + s] if honour_voids else pool) & pool
-        need = o[O.LEFT + s]
-        if T.count(allowed) < need:
-            return False
-        hand = np.int64(0)
-        for _ in range(need):
-            c = T.draw_card(rng, allowed)
-            b = np.int64(1) << c
-            hand |= b
-            allowed &= ~b
-        pool &= ~hand
-        work[W_HANDS + s] = hand
-    return True
-
-
-@jit
-def _weight(o, work, belief):
+def _weight(o, p, work):
     """How well the sampled hands suit the others' first announcements (expected's
-    estimate at its default weights: what a typical player would name)."""
+    estimate at its default weights: what a typical player would name), with
+    ``belief`` = ``p[1]``."""
+    belief = p[1]
     if belief <= 0.0:
         return np.int64(WEIGHT_SCALE)
     regret = 0.0
@@ -452,147 +388,68 @@ def _weight(o, work, belief):
         s = _caller(o, k)
         if s == o[O.SEAT]:
             continue
-        dealt = work[W_HANDS + s] | o[O.PLAYED_BY + s]
+        dealt = work[pimc.W_HANDS + s] | o[O.PLAYED_BY + s]
         _, top = best_type(dealt, alt, all_types, EXPECTED_DEFAULTS)
         named = type_value(dealt, alt, o[O.CALLS + k], EXPECTED_DEFAULTS, 0.0)
         regret += top - named
     return np.int64(WEIGHT_SCALE * np.exp(-belief * regret) + 0.5)
 
 
-@jit
-def _playout(o, work, first):
-    """Play the deal out from the current position on the sampled hands in ``work``:
-    the asking seat plays ``first``, then greedy plays every card. Returns the asking
-    seat's utility: its pair's points minus the other pair's (scoring=result: 64 x the
-    deal's result for its pair, plus that margin)."""
-    me = o[O.SEAT]
-    alt = o[O.ALT]
-    code = o[O.CONTRACT]
-    trump = o[O.TRUMP]
-    low = o[O.LOW_WINS] != 0
-    a1, a2 = o[O.FIRST], o[O.SECOND]
-    for s in range(PLAYERS):
-        work[W_PLAY + s] = work[W_HANDS + s]
-        work[W_WON + s] = o[O.WON_BY + s]
-        work[W_TRICKS + s] = o[O.TRICKS_BY + s]
-    leader = o[O.LEADER]
-    trick_no = o[O.TRICK]
-    k = o[O.TRICK_N]
-    played = o[O.PLAYED]
-    led = o[O.LED]
-    best = o[O.WINNING]
-    trick = np.int64(0)
-    best_pos = 0
-    for i in range(k):
-        c = o[O.TRICK_CARDS + i]
-        trick |= np.int64(1) << c
-        if c == best:
-            best_pos = i
-    card = first
-    while True:
-        seat = leader + k
-        if seat >= PLAYERS:
-            seat -= PLAYERS
-        hand = work[W_PLAY + seat]
-        if card < 0:
-            w = leader + best_pos
-            if w >= PLAYERS:
-                w -= PLAYERS
-            ours = k > 0 and ((w == a1 or w == a2) == (seat == a1 or seat == a2))
-            unseen = np.int64(T.DECK52) & ~played & ~hand
-            card = greedy_card(hand, T.legal_cards(hand, led, trump, T.FOLLOW_SUIT), trump,
-                               low, led, best, trick, ours, PLAYERS - 1 - k, unseen, alt,
-                               code)
-        b = np.int64(1) << card
-        work[W_PLAY + seat] = hand & ~b
-        played |= b
-        trick |= b
-        if k == 0:
-            led = np.int64(card // 13)
-            best = card
-            best_pos = 0
-        elif T.power(card, led, trump, low) > T.power(best, led, trump, low):
-            best = card
-            best_pos = k
-        k += 1
-        card = -1
-        if k == PLAYERS:
-            winner = leader + best_pos
-            if winner >= PLAYERS:
-                winner -= PLAYERS
-            work[W_WON + winner] |= trick
-            work[W_TRICKS + winner] += 1
-            trick_no += 1
-            if trick_no == TRICKS:
-                break
-            leader = winner
-            k = 0
-            trick = np.int64(0)
-            led = -1
-            best = -1
-    won_a = work[W_WON + a1] | work[W_WON + a2]
-    tricks_a = work[W_TRICKS + a1] + work[W_TRICKS + a2]
+@jit(inline=True)
+def _greedy(context, seat, hand, legal, trump, led, best, trick, k, winning, played):
+    """greedy's card; ``ours``: the trick so far is won by the seat's pair."""
+    a1, a2, alt, code, low = context
+    ours = k > 0 and ((winning == a1 or winning == a2) == (seat == a1 or seat == a2))
+    unseen = np.int64(T.DECK52) & ~played & ~hand
+    return greedy_card(hand, legal, trump, low, led, best, trick, ours, PLAYERS - 1 - k,
+                       unseen, alt, code)
+
+
+@jit(inline=True)
+def _trump_kept(card, trump):
+    """The contract named the trump (or none) before play."""
+    return trump
+
+
+@jit(inline=True)
+def _played_out(o, work, context, trump, tricks_done):
+    """Every trick counts: a playout goes to the deal's end."""
+    return False
+
+
+@jit(inline=True)
+def _margin(o, work, context, trump):
+    """The asking seat's utility: its pair's points minus the other pair's
+    (scoring=result: 64 x the deal's result for its pair, plus that margin)."""
+    a1, a2, alt, code, _ = context
+    won_a = work[pimc.W_WON + a1] | work[pimc.W_WON + a2]
+    tricks_a = T.count(won_a) // PLAYERS             # a trick holds one card a seat
     pts_a = C.pair_points(won_a, tricks_a, alt, code)
     pts_d = C.pair_points(np.int64(T.DECK52) & ~won_a, TRICKS - tricks_a, alt, code)
     margin = pts_a - pts_d
     if o[O.RESULT]:
         margin += 64 * C.result(pts_a, pts_d)
+    me = o[O.SEAT]
     return margin if me == a1 or me == a2 else -margin
 
 
 @jit
-def _candidates(o, work):
-    """The legal cards worth trying, into ``work[W_CAND..]``; returns how many. Of two
-    cards of one suit that count the same and have no unseen card between them, only
-    the lower is tried: they play the same."""
-    legal = o[O.LEGAL]
-    alt = o[O.ALT]
-    code = o[O.CONTRACT]
-    unseen = np.int64(T.DECK52) & ~o[O.PLAYED] & ~o[O.HAND]
-    k = 0
-    prev = np.int64(-1)
-    m = legal
-    while m != 0:
-        c = T.lowest(m)
-        m &= m - 1
-        if prev >= 0 and prev // 13 == c // 13 and \
-                C.CARD_POINTS[alt, code, prev] == C.CARD_POINTS[alt, code, c]:
-            between = unseen & ((np.int64(1) << c) - (np.int64(2) << prev))
-            if between == 0:
-                prev = c
-                continue
-        prev = c
-        work[W_CAND + k] = c
-        k += 1
-    return k
+def _playout(o, work, first):
+    """The sampled deal played out with greedy for everyone, the asking seat's
+    ``first`` card first; its utility (``_margin``)."""
+    low = o[O.LOW_WINS] != 0
+    context = (o[O.FIRST], o[O.SECOND], o[O.ALT], o[O.CONTRACT], low)
+    return pimc.playout(o, O.TRICKS, work, first, PLAYERS, TRICKS, o[O.TRUMP], T.FOLLOW_SUIT,
+                        low, context, _greedy, _trump_kept, _played_out, _margin)
 
 
 @jit
 def pimc_card(o, p, rng, work):
-    k = _candidates(o, work)
-    if k == 1:
-        return work[W_CAND]
-    for i in range(k):
-        work[W_TOTAL + i] = 0
-    samples = np.int64(p[0])
-    belief = p[1]
-    seats = _sample_plan(o, work)
-    for _ in range(samples):
-        ok = False
-        for _try in range(8):
-            if _sample(o, rng, work, seats, True):
-                ok = True
-                break
-        if not ok:
-            _sample(o, rng, work, seats, False)
-        w = _weight(o, work, belief)
-        for i in range(k):
-            work[W_TOTAL + i] += w * _playout(o, work, work[W_CAND + i])
-    best = 0
-    for i in range(1, k):
-        if work[W_TOTAL + i] > work[W_TOTAL + best]:
-            best = i
-    return work[W_CAND + best]
+    """pimc's card: ``p`` = (samples, belief); no race; a deal that cannot honour the
+    voids shown falls back to dealing the seats in the plan's order."""
+    return pimc.search(o, O.TRICKS, p, rng, work, o[O.SEAT], o[O.HAND], o[O.LEGAL],
+                       np.int64(T.DECK52), PLAYERS, o[O.TRUMP], 0.0, pimc.W_ORDER,
+                       _same_points, _weight, _playout)
 
 
 # -- dispatch --------------------------------------------------------------------------

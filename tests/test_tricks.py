@@ -9,6 +9,7 @@ import pytest
 
 from sim import tricks as T
 from sim.cards import JOKER, parse_card, parse_cards
+from sim.jit import jit
 
 C, D, H, S = range(4)
 N = -1  # no trump / nothing led
@@ -132,6 +133,29 @@ def test_masks_agree_with_powers_on_random_situations():
         assert powers[weak] == min(powers.values())
         strong = T.strongest(mask, led, trump)
         assert powers[strong] == max(powers.values())
+
+
+_COSTS = np.random.default_rng(11).integers(0, 5, 53)   # few values: many ties
+
+
+@jit(inline=True)
+def _cost(card, costs):
+    return costs[card]
+
+
+@jit
+def _cheapest(mask, costs):
+    return T.first_lowest(mask, _cost, costs)
+
+
+def test_first_lowest_is_the_plain_python_one():
+    """The card with the lowest key, the lowest card on a tie (-1: none), as
+    ``sim.pytricks.first_lowest``, with the key passed as a jitted function."""
+    from sim import pytricks
+    rng = np.random.default_rng(12)
+    for mask in [0, *(int(x) for x in rng.integers(1, 1 << 53, 500))]:
+        expect = pytricks.first_lowest(mask, lambda c: _COSTS[c])
+        assert _cheapest(np.int64(mask), _COSTS) == expect
 
 
 def test_highest_and_lowest_trump():
