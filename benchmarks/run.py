@@ -38,7 +38,7 @@ GAME = "auktsion"
 STRATEGY = "all=budget"
 CLEAN_ENV = dict(os.environ)  # before ``import sim`` sets NUMBA_CACHE_DIR in this process
 MiB = 1024 * 1024
-BENCHMARKS = ("kernel", "memory", "startup", "bidev", "pitch", "bridge", "aukcio",
+BENCHMARKS = ("kernel", "memory", "startup", "cold", "bidev", "pitch", "bridge", "aukcio",
               "vybory", "tournament", "solve")
 
 
@@ -303,6 +303,38 @@ def bench_startup(repeats: int) -> tuple[list[Row], list[tuple[str, float]]]:
     return rows, profile
 
 
+def bench_cold(quick: bool) -> list[Row]:
+    """What a first run costs, compiling included: per game, ``simulate -n 1000`` and
+    ``trace`` each in an empty kernel cache (and an empty double-dummy cache), and the
+    default ``bidlab report`` (``make demo``'s job) in one; the warm ``simulate`` of the
+    same game is each row's baseline."""
+    from sim.games import all_games
+
+    rows = []
+    for game in all_games():
+        for what, cmd in (("simulate -n 1000", simulate_cmd(1000, game=game)),
+                          ("trace", bidlab_cmd() + ["trace", game, "--seed", "1"])):
+            with tempfile.TemporaryDirectory(prefix="bidlab-bench-cache-") as cache:
+                env = dict(CLEAN_ENV, BIDLAB_CACHE_DIR=cache, BIDLAB_DD_CACHE=cache + "/dd")
+                log(f"cold {game} {what}")
+                cold = run_child(cmd, env)[0]
+                warm = run_child(simulate_cmd(1000, game=game), env)[0]
+            row = Row("cold", f"{game}: cold {what} (empty caches)", cold, "s", warm,
+                      f"warm simulate -n 1000 of {game}")
+            rows.append(check(row, "value", "<=", 10.0, "<= 10 s") if what.startswith("sim")
+                        else row)
+    if quick:
+        return rows + [Row("cold", "cold default report", None, "s", target="<= 150 s",
+                           note="skipped (--quick)")]
+    with tempfile.TemporaryDirectory(prefix="bidlab-bench-cache-") as cache:
+        env = dict(CLEAN_ENV, BIDLAB_CACHE_DIR=cache, BIDLAB_DD_CACHE=cache + "/dd")
+        log("cold default report (every game's kernels compiled)")
+        seconds = run_child(bidlab_cmd() + ["report", "--out", cache + "/report",
+                                            "--no-progress"], env)[0]
+    return rows + [check(Row("cold", "cold default report (empty caches)", seconds, "s"),
+                         "value", "<=", 150.0, "<= 150 s")]
+
+
 # -- 4. other games' rows -------------------------------------------------------------
 
 def bench_bidev(quick: bool) -> list[Row]:
@@ -433,6 +465,8 @@ def main(argv: list[str] | None = None) -> int:
                 rows += bench_memory(args.quick)
             elif name == "bidev":
                 rows += bench_bidev(args.quick)
+            elif name == "cold":
+                rows += bench_cold(args.quick)
             elif name in ("pitch", "bridge", "aukcio", "vybory", "tournament", "solve"):
                 rows += bench_game(name, args.quick)
             else:
