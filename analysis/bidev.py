@@ -32,7 +32,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from analysis.runs import StrategySpec, check_seed, make_rules, policy_arrays, seat_strategies
+from analysis.runs import policy_arrays
+from analysis.spec import ROLLOUTS, RunSpec, StrategySpec
 from analysis.stats import mean_ci, paired_difference
 from sim.errors import BidlabError
 from sim.games import get_game
@@ -175,15 +176,11 @@ def bid_ev(game: str, situation: Mapping[str, Any], *, rollouts: int | None = No
     g = get_game(game)
     if g.rollouts is None:
         raise BidlabError(f"bid-EV is not available for {game} yet")
-    if rollouts is None:
-        rollouts = g.bidev_rollouts
-    if rollouts < 2:
-        raise BidlabError(f"--rollouts {rollouts}: give at least 2 rollouts")
-    check_seed(seed)
-    r = make_rules(game, rules)
-    seats = seat_strategies(game, r, strategies)
+    spec = RunSpec.make(game, g.bidev_rollouts if rollouts is None else rollouts, seed=seed,
+                        rules=rules, strategies=strategies, progress=progress, count=ROLLOUTS)
+    r, seats, rollouts = spec.rules, spec.strategies, spec.n
     out = g.rollouts(r, policy_arrays(game, seats), seats.labels, dict(situation),
-                     candidates, seed, rollouts, progress)
+                     candidates, seed, rollouts, spec.progress)
     state = out.situation
     frame, best, p_best = summarize(out.actions, out.score, out.win, seed,
                                     metric=g.bidev_metric, extra=out.extra or None)

@@ -29,7 +29,8 @@ from typing import Any
 
 import pandas as pd
 
-from analysis.runs import StrategySpec, check_seed, make_rules, seat_strategies, seats_text, simulate
+from analysis.runs import play
+from analysis.spec import MATCHES_PER_VARIANT, RunSpec, StrategySpec, seats_text
 from analysis.stats import mean_ci, paired_difference, per_match
 from sim.errors import BidlabError
 from sim.games import get_game
@@ -245,28 +246,24 @@ def compare(game: str, variants: list[str | Mapping[str, Any]], n: int, *, seed:
         raise BidlabError("give at least two different variants to compare")
     base_items = _strategy_items(strategies)
     g = get_game(game)
-    if n < 1:
-        raise BidlabError(f"-n {n}: give at least 1 match per variant")
-    check_seed(seed)
-    for overrides in named.values():  # every variant's rules are checked first
-        make_rules(game, {**(rules or {}), **overrides})
+    # Every variant's spec is checked before any variant is solved or played; with
+    # ``solved`` its seats get their strategy once every solution exists.
+    specs = {label: RunSpec.make(game, n, seed=seed, rules={**(rules or {}), **overrides},
+                                 strategies=None if solved else base_items + extra[label],
+                                 progress=progress, count=MATCHES_PER_VARIANT)
+             for label, overrides in named.items()}
     solutions: dict[str, dict[str, Any]] = {}
     if solved:
         if log is None:
             log = (lambda line: None) if progress is False else (
                 lambda line: print(line, file=sys.stderr))
         solutions = _solutions(game, named, rules, solve_missing, log, progress)
-    for label, overrides in named.items():  # every variant is checked before any is played
-        seat_strategies(game, make_rules(game, {**(rules or {}), **overrides}),
-                        base_items + extra[label])
+        specs = {label: spec.with_strategies(base_items + extra[label])
+                 for label, spec in specs.items()}
     metrics = metrics or g.summary_metrics
-    runs = {}
-    for label, overrides in named.items():
-        runs[label] = simulate(game, n, seed=seed, rules={**(rules or {}), **overrides},
-                               strategies=base_items + extra[label], progress=progress)
+    runs = {label: play(spec) for label, spec in specs.items()}
     base_label = next(iter(runs))
-    seats = {label: g.n_seats(make_rules(game, {**(rules or {}), **o}))
-             for label, o in named.items()}
+    seats = {label: g.n_seats(spec.rules) for label, spec in specs.items()}
     left_out = {label: (f"{seats[label]} seats against the baseline's {seats[base_label]}: "
                         f"its seat rows are other seats, so only the per-strategy rows are "
                         f"paired (a win share's fair share differs too: 1/{seats[label]} "

@@ -44,7 +44,8 @@ import pandas as pd
 
 import strategies as strategies_
 from analysis.numbers import claim, interval, num, plain_places
-from analysis.runs import make_job, make_rules, seat_means
+from analysis.runs import make_job, seat_means
+from analysis.spec import HOLDOUT_MATCHES, TUNING_MATCHES, RunSpec
 from sim import runner
 from sim.errors import BidlabError
 from sim.games import get_game
@@ -350,7 +351,8 @@ def optimize(game: str, strategy: str, *, n: int = 200_000, seed: int = 0,
     other policies of the tuned decision, added to the family of responders searched.
     """
     gs = strategies_.for_game(game)
-    r = make_rules(game, rules)
+    spec = RunSpec.make(game, n, seed=seed, rules=rules, count=TUNING_MATCHES)
+    r = spec.rules
     n_seats = get_game(game).n_seats(r)
     base = gs.parse(strategy)
     if isinstance(responders, str):
@@ -361,11 +363,7 @@ def optimize(game: str, strategy: str, *, n: int = 200_000, seed: int = 0,
     seats = list(range(n_seats)) if seat is None else [seat]
     if self_play < 0:
         raise BidlabError(f"--self-play {self_play}: give a number of iterations >= 0")
-    if n < 2:
-        raise BidlabError(f"-n {n}: give at least 2 matches")
-    holdout = n if holdout is None else holdout
-    if holdout < 2:
-        raise BidlabError(f"--holdout {holdout}: give at least 2 held-out matches")
+    holdout = HOLDOUT_MATCHES.check(n if holdout is None else holdout)
     family, idle_responders = _family(gs, base, policy, names, responders or [], r)
     not_tuned += idle_responders
     family_text = "; ".join(m.describe() for m in family)

@@ -15,46 +15,17 @@ import pandas as pd
 import pyarrow.parquet as pq
 
 import strategies as strategies_
+from analysis.spec import MATCHES, RunSpec, StrategySpec, make_rules
+from analysis.spec import seat_strategies as seat_strategies  # importable from here too
+from analysis.spec import seats_text as seats_text
 from analysis.summary import GameSummary, SeatSummary
 from sim import runner
 from sim.errors import BidlabError
 from sim.game import SOLUTION
 from sim.games import get_game
-from sim.rules import Rules, load_rules_file
+from sim.rules import Rules
 from sim.sinks import MemorySink, ParquetSink, output_file, table_paths
 from strategies import solved
-
-StrategySpec = str | list[str] | Mapping[int | str | tuple[int, ...], str] | None
-"""Strategies per seat: ``"0=value"``, ``["0,2=value", "1=budget"]``, or a mapping
-``{0: "value"}``, ``{"0,2": "value"}``, ``{(0, 2): "value"}``, ``{"all": "budget"}``."""
-
-
-def make_rules(game: str, rules: Mapping[str, Any] | None = None,
-               rules_file: str | None = None) -> Rules:
-    """Validated rules: defaults, then the TOML file, then ``rules`` on top."""
-    merged = dict(load_rules_file(rules_file)) if rules_file else {}
-    merged.update(rules or {})
-    return get_game(game).make_rules(merged)
-
-
-def seat_strategies(game: str, rules: Rules, strategies: StrategySpec
-                    ) -> strategies_.SeatAssignment:
-    """``"0=value"``, ``["0,2=value", "all=budget"]``, ``{0: "value"}``, ``{"0,2": "value"}``
-    or ``{(0, 2): "value"}`` -> strategies per seat (see :data:`StrategySpec`)."""
-    if isinstance(strategies, Mapping):
-        strategies = [f"{seats_text(seat)}={spec}" for seat, spec in strategies.items()]
-    n_seats = get_game(game).n_seats(rules)
-    seats = strategies_.assign_seats(strategies_.for_game(game), n_seats, strategies)
-    return solved.attach(game, rules, seats)
-
-
-def seats_text(seat: Any) -> str:
-    """A mapping key of :func:`seat_strategies` as ``assign_seats`` reads it: ``(0, 2)``
-    (any tuple, list, set or range of seats) -> ``"0,2"``."""
-    if isinstance(seat, (tuple, list, set, frozenset, range)):
-        return ",".join(str(s) for s in (sorted(seat) if isinstance(seat, (set, frozenset))
-                                         else seat))
-    return str(seat)
 
 
 def policy_arrays(game: str, seats: strategies_.SeatAssignment) -> runner.Policies:
@@ -66,21 +37,10 @@ def policy_arrays(game: str, seats: strategies_.SeatAssignment) -> runner.Polici
     return arrays
 
 
-def check_seed(seed: int) -> int:
-    """A seed is a whole number in ``0..2**64-1`` (the kernels' counter-based streams)."""
-    import operator
-    try:
-        value = operator.index(seed)
-    except TypeError:
-        value = -1
-    if not 0 <= value < 2 ** 64:
-        raise BidlabError(f"--seed {seed}: give a whole number in 0..2**64-1")
-    return seed
-
-
 def make_job(game: str, rules: Rules, seats: strategies_.SeatAssignment, seed: int, n: int,
              detail: bool = False, deals=None) -> runner.Job:
-    check_seed(seed)
+    """The job of ``n`` matches of ``seed``; the seed and ``n`` come checked, from a
+    :class:`RunSpec`."""
     seats = solved.attach(game, rules, seats)
     return runner.Job(game, rules.to_json(), policy_arrays(game, seats), seats.labels, seed, n,
                       detail, deals)
@@ -177,28 +137,32 @@ def simulate(game: str, n: int | None = None, *, seed: int = 0,
     match ``i`` is its ``i``-th board). ``pbn``: write every board played to this file
     (bridge), streamed like ``out``. ``n`` defaults to the game's ``default_n``.
     """
-    g = get_game(game)
     deals = import_deals(game, boards) if boards is not None else None
-    if n is None:
-        n = g.default_n if deals is None else deals.shape[0]
-    if n < 1:
-        raise BidlabError(f"-n {n}: give at least 1 match")
-    if deals is not None and n > deals.shape[0]:
-        raise BidlabError(f"-n {n}: {boards} holds only {deals.shape[0]} boards")
-    check_seed(seed)
-    runner.check_options(chunk_size, threads, workers, scheduler)
+    spec = RunSpec.make(game, n if n is not None or deals is None else deals.shape[0],
+                        seed=seed, rules=rules, rules_file=rules_file, strategies=strategies,
+                        threads=threads, chunk_size=chunk_size, workers=workers,
+                        scheduler=scheduler, progress=progress, count=MATCHES)
+    if deals is not None and spec.n > deals.shape[0]:
+        raise BidlabError(f"-n {spec.n}: {boards} holds only {deals.shape[0]} boards")
+    return play(spec, out=out, detail=detail, pbn=pbn, deals=deals, boards=boards)
+
+
+def play(spec: RunSpec, *, out: str | Path | None = None, detail: bool = False,
+         pbn: str | Path | None = None, deals=None, boards: str | Path | None = None
+         ) -> Simulation:
+    """:func:`simulate` of a validated spec (``deals``: the boards read from the file
+    ``boards``, at least ``spec.n`` of them)."""
+    game, g, n, seats = spec.game, get_game(spec.game), spec.n, spec.strategies
     if pbn is not None and g.boards is None:
         raise BidlabError(f"--pbn: {game} has no board file format (bridge writes PBN)")
     if out is not None:
         output_file(out, "--out")
     if pbn is not None:
         output_file(pbn, "--pbn", None)
-    r = make_rules(game, rules, rules_file)
-    seats = seat_strategies(game, r, strategies)
-    job = make_job(game, r, seats, seed, n, detail or pbn is not None,
+    job = make_job(game, spec.rules, seats, spec.seed, n, detail or pbn is not None,
                    None if deals is None else deals[:n])
-    provenance = {"game": game, "rules": r.to_json(), "strategies": seats.to_json(),
-                  "seed": seed, "n": n, "version": runner.version(), "detail": detail}
+    provenance = {"game": game, "rules": spec.rules.to_json(), "strategies": seats.to_json(),
+                  "seed": spec.seed, "n": n, "version": runner.version(), "detail": detail}
     if deals is not None:
         provenance["boards"] = _deals_provenance(boards, deals[:n])
     summary = SeatSummary(seats.labels, g.summary_metrics, g.share_metrics)
@@ -219,8 +183,7 @@ def simulate(game: str, n: int | None = None, *, seed: int = 0,
     t0 = time.perf_counter()
     complete = False
     try:
-        runner.run(job, sinks, chunk_size=chunk_size, threads=threads,
-                   workers=workers, scheduler=scheduler, progress=progress)
+        runner.run(job, sinks, **spec.execution())
         complete = True
     finally:
         for s in sinks:
@@ -273,10 +236,9 @@ def trace(game: str, *, seed: int = 0, index: int = 0, rules: Mapping[str, Any] 
     ``boards``: the file :func:`simulate` played (``index`` selects its board, from 0)."""
     if index < 0:
         raise BidlabError(f"--index {index}: match indices start at 0")
-    check_seed(seed)
-    g = get_game(game)
-    r = make_rules(game, rules, rules_file)
-    seats = seat_strategies(game, r, strategies)
+    spec = RunSpec.make(game, seed=seed, rules=rules, rules_file=rules_file,
+                        strategies=strategies)
+    g, r, seats = get_game(game), spec.rules, spec.strategies
     extra = {}
     if boards is not None:
         deals = import_deals(game, boards)

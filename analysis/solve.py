@@ -21,8 +21,8 @@ from typing import Any
 
 import numpy as np
 
-from analysis.runs import check_seed, make_rules
 from analysis.solvers import Solver, make_solver
+from analysis.spec import RunSpec
 from sim import cfr, runner
 from sim.errors import BidlabError
 from sim.runner import version
@@ -114,13 +114,14 @@ def solve(game: str, rules: Mapping[str, Any] | None = None, rules_file: str | N
     deals of every iteration are shared out over the cluster's workers, with the same
     file as a local solve. ``settings``: the abstraction's settings (pitch:
     ``strength_steps``), for coarser or finer solutions."""
-    check_seed(seed)
+    # a solve plays no matches of its own: the spec's n and strategies stay the defaults
+    spec = RunSpec.make(game, seed=seed, rules=rules, rules_file=rules_file, threads=threads,
+                        workers=workers, scheduler=scheduler, progress=progress)
     if iterations is not None and (not isinstance(iterations, int) or iterations < 1):
         raise BidlabError(f"--iterations {iterations!r}: give a whole number of at least 1")
     if seconds is not None and not seconds > 0:
         raise BidlabError(f"--time {seconds!r}: give a number of seconds above 0")
-    r = make_rules(game, rules, rules_file)
-    runner.check_options(threads=threads, workers=workers, scheduler=scheduler)
+    r = spec.rules
     if threads is not None and workers is None and scheduler is None:
         import numba
         numba.set_num_threads(threads)

@@ -37,7 +37,8 @@ import pandas as pd
 
 import strategies as strategies_
 from analysis.design import Design, design, positions
-from analysis.runs import _deals_provenance, import_deals, make_job, make_rules
+from analysis.runs import _deals_provenance, import_deals, make_job
+from analysis.spec import MATCHES_PER_LINEUP, RunSpec
 from analysis.stats import bootstrap_best, holm, mean_ci, paired_difference
 from sim import runner
 from sim.errors import BidlabError
@@ -237,18 +238,16 @@ def tournament(game: str, strategies: Sequence[str], n: int | None = None, *, se
                           f"{len(strategies)}" + (f" ({strategies[0]})" if strategies else "")
                           + "; e.g. `bidlab tournament GAME A B`")
     deals = import_deals(game, boards) if boards is not None else None
-    if n is None:
-        n = g.default_n if deals is None else deals.shape[0]
-    if n < 1:
-        raise BidlabError(f"-n {n}: give at least 1 match per lineup")
+    # the spec's strategies stay the default: the entrants take the seats lineup by lineup
+    spec = RunSpec.make(game, n if n is not None or deals is None else deals.shape[0],
+                        seed=seed, rules=rules, rules_file=rules_file, threads=threads,
+                        chunk_size=chunk_size, workers=workers, scheduler=scheduler,
+                        progress=progress, count=MATCHES_PER_LINEUP)
+    n, r = spec.n, spec.rules
     if deals is not None and n > deals.shape[0]:
         raise BidlabError(f"-n {n}: {boards} holds only {deals.shape[0]} boards")
-    if seed < 0 or seed >= 2 ** 64:
-        raise BidlabError(f"--seed {seed}: give a whole number in 0..2**64-1")
-    runner.check_options(chunk_size, threads, workers, scheduler)
-    r = make_rules(game, rules, rules_file)
     gs = strategies_.for_game(game)
-    parsed = [gs.parse(spec) for spec in strategies]
+    parsed = [gs.parse(text) for text in strategies]
     names = distinct_names([s.label for s in parsed])
     n_seats = g.n_seats(r)
     seats_of = positions(game, n_seats)
@@ -259,8 +258,8 @@ def tournament(game: str, strategies: Sequence[str], n: int | None = None, *, se
     metric = g.objective if g.objective in METRICS else "score"
     metrics = METRICS + tuple(m for m in g.summary_metrics if m not in METRICS)
     provenance = {"command": "tournament", "game": game, "rules": r.to_json(),
-                  "strategies": [{"name": name, "label": s.label, "spec": spec, **s.to_json()}
-                                 for name, s, spec in zip(names, parsed, strategies)],
+                  "strategies": [{"name": name, "label": s.label, "spec": text, **s.to_json()}
+                                 for name, s, text in zip(names, parsed, strategies)],
                   "design": d.to_json(), "positions": [list(s) for s in seats_of],
                   "lineups": [[names[row[p]] for p in position_of] for row in d.lineups],
                   "seed": seed, "n": n, "objective": metric, "version": runner.version()}
@@ -273,11 +272,12 @@ def tournament(game: str, strategies: Sequence[str], n: int | None = None, *, se
     writer = (_LineupTables(names, provenance, out, keep_seats)
               if out is not None or keep_seats else None)
     bar = tqdm(total=n * len(d.lineups), unit="match", unit_scale=True, leave=False,
-               disable=None if progress is None else not progress, dynamic_ncols=True)
+               disable=None if spec.progress is None else not spec.progress,
+               dynamic_ncols=True)
     t0 = time.perf_counter()
     # one local cluster serves every lineup (started once, not once per lineup)
-    cluster = (runner.local_cluster(workers, threads) if workers is not None
-               else nullcontext((scheduler, threads)))
+    cluster = (runner.local_cluster(spec.workers, spec.threads) if spec.workers is not None
+               else nullcontext((spec.scheduler, spec.threads)))
     try:
         with cluster as (address, threads):
             for i, row in enumerate(d.lineups):
@@ -291,7 +291,7 @@ def tournament(game: str, strategies: Sequence[str], n: int | None = None, *, se
                 if writer is not None:
                     writer.lineup, writer.seat_strategy = i, seat_strategy
                     sinks.append(writer)
-                runner.run(job, sinks, chunk_size=chunk_size, threads=threads,
+                runner.run(job, sinks, chunk_size=spec.chunk_size, threads=threads,
                            scheduler=address, progress=False)
     finally:
         bar.close()

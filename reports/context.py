@@ -12,11 +12,11 @@ import numpy as np
 import pandas as pd
 
 from analysis.runs import Simulation, lone_player, make_rules, seat_strategies, simulate
+from analysis.spec import MATCHES
 from analysis.tournament import Tournament
 from reports.document import Figure, png_bytes
 from reports.spec import GameSpec
 from reports.style import new_axes
-from sim.errors import BidlabError
 from sim.games import get_game
 
 DETAIL_CAP = 100_000
@@ -32,9 +32,7 @@ class Context:
         self.spec = spec
         self.game = spec.game
         self.g = get_game(spec.game)
-        self.n = int(n if n is not None else spec.n)
-        if self.n < 1:
-            raise BidlabError(f"-n {self.n}: give at least 1 match")
+        self.n = MATCHES.check(int(n if n is not None else spec.n))
         self.seed = seed
         self.rules = make_rules(self.game, spec.rules)
         self.n_seats = self.g.n_seats(self.rules)

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from analysis.spec import MATCHES, check_seed
 from reports import style
 from reports.context import Context
 from reports.document import Document, GameReport, Section, to_html, to_markdown
@@ -151,10 +152,9 @@ def build_report(games: Sequence[str] | None = None, *, n: int | None = None, se
     games = list(games) if games else list(all_games())
     for g in games:
         get_game(g)  # a clear error for an unknown name, before anything runs
-    if n is not None and n < 1:
-        raise BidlabError(f"-n {n}: give at least 1 match")
-    if seed < 0 or seed >= 2 ** 64:
-        raise BidlabError(f"--seed {seed}: give a whole number in 0..2**64-1")
+    if n is not None:
+        MATCHES.check(n)
+    check_seed(seed)
     if processes is not None and processes < 1:
         raise BidlabError(f"--processes {processes}: give at least 1")
     if write:

@@ -154,7 +154,8 @@ def run(args) -> None:
         raise BidlabError(f"--boards: bridge {args.tool} deals its own boards; team and pairs "
                           f"play the boards of a PBN file")
     _refuse_foreign(args)
-    from analysis.runs import check_boards_file, check_seed
+    from analysis.runs import check_boards_file
+    from analysis.spec import check_seed
     check_seed(args.seed)
     if args.boards:
         check_boards_file(args.boards)

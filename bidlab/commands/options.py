@@ -91,3 +91,10 @@ def execution_options(p) -> None:
     where.add_argument("--scheduler", metavar="ADDRESS",
                        help="run chunks on an existing Dask cluster, e.g. tcp://host:8786 "
                             "(bidlab of the same version must be installed on its workers)")
+
+
+def execution(args) -> dict:
+    """The options of :func:`execution_options` (solve: those it has) as the keywords of
+    the API, which checks them in its run specification (``analysis.spec.RunSpec``)."""
+    return {key: getattr(args, key) for key in ("threads", "chunk_size", "workers", "scheduler")
+            if hasattr(args, key)}

@@ -7,7 +7,14 @@ import json
 import sys
 import textwrap
 
-from bidlab.commands.options import execution_options, game_options, no_progress, per_game, rules
+from bidlab.commands.options import (
+    execution,
+    execution_options,
+    game_options,
+    no_progress,
+    per_game,
+    rules,
+)
 from bidlab.output import table_lines
 from reports import text as W
 
@@ -63,8 +70,7 @@ def run(args) -> None:
     try:
         run = api.simulate(args.game, args.n, seed=args.seed, rules=rules(args),
                            rules_file=args.rules, strategies=args.strategy, out=args.out,
-                           detail=args.detail, chunk_size=args.chunk_size,
-                           threads=args.threads, workers=args.workers, scheduler=args.scheduler,
+                           detail=args.detail, **execution(args),
                            progress=False if args.no_progress else None, boards=args.boards,
                            pbn=args.pbn)
     except KeyboardInterrupt:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 
-from bidlab.commands.options import no_progress, rules, seed_and_rules
+from bidlab.commands.options import execution, no_progress, rules, seed_and_rules
 
 EPILOG = """\
 examples:
@@ -65,8 +65,7 @@ def add_parser(sub) -> None:
 def run(args) -> None:
     from analysis.solve import solve
     result = solve(args.game, rules(args), args.rules, iterations=args.iterations,
-                   seconds=args.time, seed=args.seed, out=args.out, threads=args.threads,
-                   workers=args.workers, scheduler=args.scheduler,
+                   seconds=args.time, seed=args.seed, out=args.out, **execution(args),
                    settings=_settings(args.setting),
                    progress=False if args.no_progress or args.json else None)
     if args.json:

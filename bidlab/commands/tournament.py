@@ -8,6 +8,7 @@ import sys
 import textwrap
 
 from bidlab.commands.options import (
+    execution,
     execution_options,
     no_progress,
     per_game,
@@ -72,14 +73,10 @@ def add_parser(sub) -> None:
 
 def run(args) -> None:
     from bidlab import api
-    from sim.runner import check_options
-    check_options(args.chunk_size, args.threads, args.workers, args.scheduler)
     try:
         result = api.tournament(args.game, args.strategies, args.n, seed=args.seed,
                                 rules=rules(args), rules_file=args.rules, out=args.out,
-                                balance=args.balance, chunk_size=args.chunk_size,
-                                threads=args.threads, workers=args.workers,
-                                scheduler=args.scheduler, boards=args.boards,
+                                balance=args.balance, boards=args.boards, **execution(args),
                                 progress=False if args.no_progress else None)
     except KeyboardInterrupt:
         if args.out:
