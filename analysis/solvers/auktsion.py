@@ -49,7 +49,7 @@ from sim.rng import below, seed_stream
 from sim.rules import Rules
 from strategies import auktsion as SA
 
-TYPICAL_TIME = "about 8 minutes on one thread (default rules: 495 s on a shared two-core machine)"
+TYPICAL_TIME = "about 5 minutes on one thread (default rules: 262 s on a busy two-core machine)"
 """Measured: see README ("Solved bidding")."""
 
 EXPLORE = 0.1
