@@ -118,8 +118,9 @@ class Searcher:
     """The call-by-call seat of one match (see the module docstring); ``match`` is set
     once the match exists (the situation reads its hands, lots and scores)."""
 
-    def __init__(self, setup: Setup, rollouts: int, seed: int, index: int):
+    def __init__(self, setup: Setup, rollouts: int, seed: int, index: int, z: float):
         self.setup, self.rollouts, self.seed, self.index = setup, rollouts, seed, index
+        self.z = z
         self.match = None
         self.state: dict = {}
         self.decisions = 0
@@ -147,20 +148,25 @@ class Searcher:
                                      seed, self.rollouts, False)
         self.decisions += 1
         mean = r.score.mean(axis=0)
-        call = ceiling if mean[0] == mean[1] else (PASS if mean[0] > mean[1] else lo)
+        # The two calls are played out on the same rollouts (common random numbers): the
+        # searcher leaves its ceiling's call only where the other call's paired gain is
+        # z standard errors above 0 (z = 0: the better mean).
+        gain = r.score[:, 1] - r.score[:, 0] if ceiling == PASS else r.score[:, 0] - r.score[:, 1]
+        se = gain.std(ddof=1) / np.sqrt(gain.size)
+        call = ceiling if gain.mean() <= self.z * se else (lo if ceiling == PASS else PASS)
         if call != ceiling:
             self.predicted += abs(mean[1] - mean[0])
             self.departures["bid over the ceiling" if call == lo else "pass under it"] += 1
         return call
 
 
-def play_pair(setup: Setup, seed: int, index: int, rollouts: int) -> dict:
+def play_pair(setup: Setup, seed: int, index: int, rollouts: int, z: float) -> dict:
     """Match ``index`` with seat ``index % n`` searching, and with it on ``solved``:
     the searcher's gains (score, margin), decisions and departures."""
     from sim.games.auktsion.reference import Match, PythonPolicy
     n = setup.n
     seat = index % n
-    searcher = Searcher(setup, rollouts, seed, index)
+    searcher = Searcher(setup, rollouts, seed, index, z)
     arms = []
     for search in (True, False):
         policies = [PythonPolicy(searcher if search and s == seat else solved_seat(setup),
@@ -201,6 +207,9 @@ def main() -> None:
     p.add_argument("--matches", type=int, default=1000)
     p.add_argument("--rollouts", type=int, default=200)
     p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--z", type=float, default=0.0,
+                   help="leave the ceiling's call only where the other call's paired gain on "
+                        "the rollouts is this many standard errors above 0 (0: the better mean)")
     p.add_argument("--check", type=int, default=20, metavar="N",
                    help="first compare N all-solved matches with the kernel's traces")
     a = p.parse_args()
@@ -211,7 +220,7 @@ def main() -> None:
     rows = []
     start = time.perf_counter()
     for i in range(a.matches):
-        rows.append(play_pair(setup, a.seed, i, a.rollouts))
+        rows.append(play_pair(setup, a.seed, i, a.rollouts, a.z))
         if (i + 1) % 20 == 0:
             score = np.array([r["score"] for r in rows])
             print(f"{i + 1} matches, {time.perf_counter() - start:.0f} s: score gain "
@@ -222,7 +231,7 @@ def main() -> None:
     over = np.array([r["bid over the ceiling"] for r in rows])
     under = np.array([r["pass under it"] for r in rows])
     print(f"{GAME}, default rules, seed {a.seed}: {a.matches} paired matches, searcher at seat "
-          f"i % {setup.n}, {a.rollouts} rollouts a decision, {took:.0f} s "
+          f"i % {setup.n}, {a.rollouts} rollouts a decision, z {a.z:g}, {took:.0f} s "
           f"({took / a.matches:.1f} s a match)")
     print(f"searcher's gain per match in match score: {interval(score)}")
     print(f"searcher's gain per match in margin (its score - the others' mean): "
