@@ -43,6 +43,38 @@ def _holder(high: int, seat: int, money: list[int]) -> str:
     return "richest rival" if money[high] == richest else "another rival"
 
 
+def lot_opening(deal: dict, rank: str) -> tuple[list[int], list[str]]:
+    """Everyone's money when lot ``rank`` of the trace deal ``deal`` opens, and the lots
+    bought before it as bid-EV's ``sold`` writes them (``RANK:BUYER:PRICE[:CARDS]``, the
+    buyer's cards of the rank). ``deal`` may be a deal still in play (the reference
+    engine's ``Match.deal_record``): only its lots before ``rank`` are read."""
+    money = list(deal["money_start"])
+    sold = []
+    for lot in deal["lots"]:
+        if lot["rank"] == rank:
+            break
+        if lot["buyer"] is not None:
+            b = lot["buyer"]
+            money[b] -= lot["price"]
+            cards = [c for c in deal["hands"][b] if c[0] == lot["rank"]]
+            sold.append(f"{lot['rank']}:{b}:{lot['price']}" + (f":{' '.join(cards)}"
+                                                                if cards else ""))
+    return money, sold
+
+
+def auktsion_situation(deal: dict, d: int, scores: list[int], rank: str, seat: int,
+                       price: int, high: int, passes: int) -> tuple[dict, list[int]]:
+    """bid-EV's situation for ``seat``'s call in lot ``rank`` of the trace deal ``deal``
+    (deal ``d`` of the match; ``scores``: the match points of the deals before), a price
+    ``price`` standing by ``high`` (-1: none) after ``passes`` passes, and everyone's
+    money now."""
+    money, sold = lot_opening(deal, rank)
+    return ({"seat": seat, "hand": " ".join(deal["hands"][seat]),
+             "money": ",".join(map(str, money)), "lot": rank, "price": price,
+             "high_bidder": high, "passes": passes, "deal": d,
+             "scores": ",".join(map(str, scores)), "sold": ";".join(sold)}, money)
+
+
 def auktsion_moments(t: dict) -> list[tuple[dict, int, bool, str]]:
     """(situation, the smallest raise, the solution raised, who holds the high bid) at
     every moment of a trace: a call where the speaker holds the rank, a price stands and a raise is within
@@ -52,31 +84,22 @@ def auktsion_moments(t: dict) -> list[tuple[dict, int, bool, str]]:
     scores = [0] * len(t["deals"][0]["scores"])
     for d, deal in enumerate(t["deals"]):
         hands = [parse_cards(" ".join(h)) for h in deal["hands"]]
-        money = list(deal["money_start"])
-        sold = []
         for lot in deal["lots"]:
             rank = RANKS.index(lot["rank"])
+            money, _ = lot_opening(deal, lot["rank"])
             price, high, passes = 0, -1, 0
             for call in lot["calls"]:
                 s, bid = call["seat"], call["bid"]
                 if price > 0 and price + 1 <= money[s] and any(c % 13 == rank
                                                                for c in hands[s]):
-                    found.append(({"seat": s, "hand": " ".join(deal["hands"][s]),
-                                   "money": ",".join(map(str, money)), "lot": lot["rank"],
-                                   "price": price, "high_bidder": high, "passes": passes,
-                                   "deal": d, "scores": ",".join(map(str, scores)),
-                                   "sold": ";".join(sold)},
-                                  price + 1, bid is not None, _holder(high, s, money)))
+                    situation, _ = auktsion_situation(deal, d, scores, lot["rank"], s, price,
+                                                      high, passes)
+                    found.append((situation, price + 1, bid is not None,
+                                  _holder(high, s, money)))
                 if bid is None:
                     passes += 1
                 else:
                     price, high, passes = bid, s, 0
-            if lot["buyer"] is not None:
-                b = lot["buyer"]
-                money[b] -= lot["price"]
-                cards = [c for c in deal["hands"][b] if c[0] == lot["rank"]]
-                sold.append(f"{lot['rank']}:{b}:{lot['price']}" + (f":{' '.join(cards)}"
-                                                                    if cards else ""))
         scores = [a + b for a, b in zip(scores, deal["scores"])]
     return found
 
