@@ -130,6 +130,7 @@ def _resolved(ctx: Context, s: Section, variants: tuple[Variant, ...]) -> None:
             s.reading(W.sentence(f"re-solved, with {v.label}, " + W.change(
                 "a player's mean score", every["diff"], every["ci_low"], every["ci_high"],
                 unit=ctx.spec.score_unit, p=every["p_value"])
+                + _other_changes(part, every)
                 + " (every seat playing the solution; the seats' rows are in the table)"))
         s.add(Table(pd.DataFrame(rows), f"Re-solved: each variant against the default rules, "
                     f"every seat playing {p.strategy} for the rules in force ({n:,} matches, "
@@ -137,6 +138,23 @@ def _resolved(ctx: Context, s: Section, variants: tuple[Variant, ...]) -> None:
     note = R.missing_note(ctx, p)
     if note:
         s.note(note)
+
+
+def _other_changes(part: pd.DataFrame, score) -> str:
+    """Where every seat plays one solution and the mean score cannot move (a race: one
+    win shared out in every match), the game's other figures that do, in words."""
+    if not W.all_zero(score["diff"], score["ci_low"], score["ci_high"]):
+        return ""
+    others = part[(part["by"] == "strategy") & ~part["metric"].isin(["score", "win"])]
+    moved = []
+    for r in others.itertuples():
+        if W.significant(r.ci_low, r.ci_high):
+            name = r.metric.replace("_", " ")
+            plural = name.endswith("s")              # "face cards", not "money spent"
+            moved.append(W.change(f"its {name}", r.diff, r.ci_low, r.ci_high, unit="a match",
+                                  p=r.p_value, up="rise" if plural else "rises",
+                                  down="drop" if plural else "drops"))
+    return (" (one result shared out in every match), but " + W.join(moved)) if moved else ""
 
 
 def _variant_tournaments(ctx: Context, variants: tuple[Variant, ...]) -> tuple[pd.DataFrame, int]:

@@ -83,3 +83,22 @@ def test_the_generic_variants_section_shows_the_re_solved_reading(tmp_path, monk
     solved_rows = frame[(frame["by"] == "strategy") & (frame["variant"] != "default")]
     assert set(solved_rows["name"]) == {"solved"}
     assert frame[["diff", "ci_low", "ci_high"]].notna().all().all()
+
+
+def test_a_race_s_re_solved_reading_names_the_figures_that_move():
+    """aukcio in self-play: one win is shared out in every match, so a player's mean
+    score cannot move; the reading names the figures that do (a plural one agrees)."""
+    from reports.variants import _other_changes
+    part = pd.DataFrame([
+        {"by": "strategy", "metric": m, "diff": d, "ci_low": lo, "ci_high": hi, "p_value": p}
+        for m, d, lo, hi, p in (("score", 0.0, 0.0, 0.0, 1.0), ("win", 0.0, 0.0, 0.0, 1.0),
+                                ("money_spent", -8.0, -9.0, -7.0, 1e-9),
+                                ("face_cards", 0.05, -0.02, 0.12, 0.2))])
+    text = _other_changes(part, part.iloc[0])
+    assert text.startswith(" (one result shared out in every match), but its money spent "
+                           "drops by 8 a match")
+    assert "face cards" not in text                 # no detectable change: not named
+    part.loc[3, ["ci_low", "p_value"]] = 0.01, 0.01
+    assert "its face cards rise by" in _other_changes(part, part.iloc[0])
+    part.loc[0, ["diff", "ci_low", "ci_high"]] = -0.02, -0.03, -0.01
+    assert _other_changes(part, part.iloc[0]) == ""  # the score moves: nothing added
