@@ -117,6 +117,15 @@ class DealSampledCFR:
         self.iteration = int(state["iteration"])
 
 
+@jit(inline=True)
+def _expected(sigma, q, row, s):
+    """Seat ``s``'s action values ``q[s]`` weighted by ``sigma``'s row ``row``."""
+    mean = 0.0
+    for a in range(q.shape[1]):
+        mean += sigma[row, a] * q[s, a]
+    return mean
+
+
 @jit
 def add_point(sigma, q, rows, regret, average):
     """One sampled decision point of a rollout solver (auktsion, aukcio) into a block's
@@ -128,9 +137,7 @@ def add_point(sigma, q, rows, regret, average):
         row = rows[s]
         if row < 0:
             continue
-        mean = 0.0
-        for a in range(q.shape[1]):
-            mean += sigma[row, a] * q[s, a]
+        mean = _expected(sigma, q, row, s)
         for a in range(q.shape[1]):
             regret[row, a] += q[s, a] - mean
             average[row, a] += sigma[row, a]
@@ -145,9 +152,7 @@ def add_values(sigma, q, rows, q_sum, g_sq, visits):
         row = rows[s]
         if row < 0:
             continue
-        mean = 0.0
-        for a in range(q.shape[1]):
-            mean += sigma[row, a] * q[s, a]
+        mean = _expected(sigma, q, row, s)
         visits[row] += 1
         for a in range(q.shape[1]):
             q_sum[row, a] += q[s, a]
