@@ -23,7 +23,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from analysis.runs import import_deals, make_rules
+from analysis.runs import import_deals
+from analysis.spec import make_rules
 from analysis.stats import mean_ci, paired_difference
 from analysis.tables import field_percentages, matchpoints
 from analysis.tournament import distinct_names

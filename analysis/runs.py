@@ -16,8 +16,6 @@ import pyarrow.parquet as pq
 
 import strategies as strategies_
 from analysis.spec import MATCHES, RunSpec, StrategySpec, make_rules
-from analysis.spec import seat_strategies as seat_strategies  # importable from here too
-from analysis.spec import seats_text as seats_text
 from analysis.summary import GameSummary, SeatSummary
 from sim import runner
 from sim.errors import BidlabError

@@ -144,7 +144,8 @@ def rows(quick: bool) -> list[dict]:
     out += dd_tail(hands, calls)
 
     # natural auctions on one thread (auctions only: no scoring)
-    from analysis.runs import policy_arrays, seat_strategies
+    from analysis.runs import policy_arrays
+    from analysis.spec import seat_strategies
     seats = seat_strategies("bridge", make(), ["all=natural"])
     pol = policy_arrays("bridge", seats)
     n_auc = 200_000 if quick else 1_000_000

@@ -78,9 +78,9 @@ def _pitch_rate(solver, iterations: int, threads: int) -> float:
 def _pitch_rows(quick: bool) -> list[dict]:
     import numba
 
-    from analysis.runs import make_rules
     from analysis.solve import solve
     from analysis.solvers import make_solver
+    from analysis.spec import make_rules
     from sim.games.pitch.abstraction import abstraction
     from strategies import solved
 
@@ -126,9 +126,9 @@ def _rollout_rows(game: str, what: str, quick: bool, iterations: int) -> list[di
     shipped solution's iterations."""
     import numba
 
-    from analysis.runs import make_rules
     from analysis.solve import solve
     from analysis.solvers import make_solver
+    from analysis.spec import make_rules
     from strategies import solved
 
     rules = make_rules(game, {})

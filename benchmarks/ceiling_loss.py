@@ -183,7 +183,8 @@ def pool(game: str, matches: int, seed: int = 7):
 def gain(game: str, situation: dict, lo: int, bid: bool, rollouts: int) -> tuple[float, int]:
     """(The chosen call's gain over the solution's in the speaker's mean ``score``, the
     chosen call: 0 pass, 1 the smallest legal bid)."""
-    from analysis.runs import make_rules, policy_arrays, seat_strategies
+    from analysis.runs import policy_arrays
+    from analysis.spec import make_rules, seat_strategies
     from sim.games import get_game
     g = get_game(game)
     rules = make_rules(game, {})

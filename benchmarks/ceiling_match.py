@@ -64,7 +64,8 @@ class Setup:
     ``solved``), made once."""
 
     def __init__(self) -> None:
-        from analysis.runs import make_rules, policy_arrays, seat_strategies
+        from analysis.runs import policy_arrays
+        from analysis.spec import make_rules, seat_strategies
         from sim.cfr import stack_tables
         from sim.games import get_game
         from sim.games.auktsion import abstraction as A

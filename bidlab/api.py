@@ -10,7 +10,8 @@ import strategies as strategies_
 from analysis.bidev import BidEV, bid_ev
 from analysis.compare import Comparison, compare
 from analysis.optimize import Optimization, optimize
-from analysis.runs import Simulation, make_rules, seat_strategies, simulate, trace
+from analysis.runs import Simulation, simulate, trace
+from analysis.spec import make_rules, seat_strategies
 from analysis.tournament import Tournament, tournament
 from sim.games import all_games, get_game
 

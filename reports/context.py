@@ -11,8 +11,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from analysis.runs import Simulation, lone_player, make_rules, seat_strategies, simulate
-from analysis.spec import MATCHES
+from analysis.runs import Simulation, lone_player, simulate
+from analysis.spec import MATCHES, make_rules, seat_strategies
 from analysis.tournament import Tournament
 from reports.document import Figure, png_bytes
 from reports.spec import GameSpec

@@ -16,7 +16,7 @@ import numpy as np
 import pandas as pd
 
 from analysis import tables as T
-from analysis.runs import seat_strategies
+from analysis.spec import seat_strategies
 from analysis.stats import mean_ci
 from analysis.tournament import Tournament
 from reports import data as D

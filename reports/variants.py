@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from analysis.runs import make_rules
+from analysis.spec import make_rules
 from reports import figures as F
 from reports import resolved as R
 from reports import text as W

@@ -95,7 +95,7 @@ def test_missing_keys_are_all_named():
 
 
 def test_candidates_read_ranges_words_and_action_names():
-    from analysis.runs import make_rules
+    from analysis.spec import make_rules
     from sim.games.auktsion.situation import candidates, parse
     rules = make_rules("auktsion")
     s = parse(rules, BASE)

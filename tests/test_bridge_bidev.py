@@ -65,7 +65,8 @@ def fake_dd(monkeypatch):
 
 
 def _policies(spec):
-    from analysis.runs import policy_arrays, seat_strategies
+    from analysis.runs import policy_arrays
+    from analysis.spec import seat_strategies
     seats = seat_strategies("bridge", make(), spec)
     return policy_arrays("bridge", seats), seats.labels
 
@@ -386,7 +387,8 @@ def test_a_huge_hand_opposite_known_values_bids_game():
 def test_an_illegal_call_in_a_rollout_names_rollout_candidate_and_seat(fake_dd):
     """B3, B4: a policy's illegal call in a rollout is an error naming the rollout, the
     candidate, the seat by name and the legal calls (West answers only illegal calls)."""
-    from analysis.runs import policy_arrays, seat_strategies
+    from analysis.runs import policy_arrays
+    from analysis.spec import seat_strategies
     from sim.errors import IllegalActionError
     from strategies.base import ILLEGAL_PID
     seats = seat_strategies("bridge", make(), ["all=natural"])

@@ -35,7 +35,8 @@ def dd_cache(tmp_path, monkeypatch):
 
 
 def _policies(spec):
-    from analysis.runs import policy_arrays, seat_strategies
+    from analysis.runs import policy_arrays
+    from analysis.spec import seat_strategies
     from sim.games.bridge.rules import make
     seats = seat_strategies("bridge", make(), spec)
     return policy_arrays("bridge", seats), seats.labels

@@ -56,7 +56,8 @@ def call(hand, *calls, params=DEFAULTS):
 def auction(deal, spec="all=natural"):
     """The auction of a hand-built deal (PBN, North first) as board 1: North deals,
     nobody vulnerable."""
-    from analysis.runs import policy_arrays, seat_strategies
+    from analysis.runs import policy_arrays
+    from analysis.spec import seat_strategies
     seats = seat_strategies("bridge", make(), [spec])
     out, calls = E.auctions(make(), policy_arrays("bridge", seats), seats.labels, 0, 0,
                             parse_deal(deal)[None, :], log=True)
@@ -242,7 +243,8 @@ def test_what_an_opening_shows():
 def logged_auctions(seed, count, spec=("all=natural",)):
     """``count`` boards bid by ``spec``: (hands, bid parameters per seat, per board its
     dealer and call texts)."""
-    from analysis.runs import policy_arrays, seat_strategies
+    from analysis.runs import policy_arrays
+    from analysis.spec import seat_strategies
     seats = seat_strategies("bridge", make(), list(spec))
     policies = policy_arrays("bridge", seats)
     hands = E.deal(seed, 0, count)
@@ -359,7 +361,8 @@ def test_natural_beats_random_and_stays_near_par(fixture_cache):
     n = len(fixture_cache)
     r = team_match("natural", "random", n, seed=1)
     assert r.ci_low > 0, (r.imps_per_board, r.ci_low, r.ci_high)
-    from analysis.runs import policy_arrays, seat_strategies
+    from analysis.runs import policy_arrays
+    from analysis.spec import seat_strategies
     hands = E.deal(1, 0, n)
     tables, par_ns, oracle = E.solve_boards(make(), hands, 0)
     means = {}

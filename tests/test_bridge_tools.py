@@ -113,7 +113,8 @@ def test_cli_help_defaults_come_from_the_games(capsys):
 def test_natural_sees_only_its_own_hand_and_the_calls_b8():
     """North deals on boards 0, 4, 8, ...: re-dealing the other three hands never changes
     North's first call; and the policy's observation holds only the asker's hand."""
-    from analysis.runs import policy_arrays, seat_strategies
+    from analysis.runs import policy_arrays
+    from analysis.spec import seat_strategies
     from sim.games.bridge import kernel as K
     from sim.games.bridge.rules import make
     seats = seat_strategies("bridge", make(), ["all=natural"])

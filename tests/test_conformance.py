@@ -30,8 +30,9 @@ import numpy as np
 import pytest
 
 import strategies
-from analysis.runs import make_rules, policy_arrays, seat_strategies
+from analysis.runs import policy_arrays
 from analysis.runs import trace as run_trace
+from analysis.spec import make_rules, seat_strategies
 from sim import runner
 from sim.errors import BidlabError, IllegalActionError, RuleError
 from sim.game import ReplayFn, RunChunk, TraceFn

@@ -96,7 +96,8 @@ def test_a_stop_during_a_chunks_write_waits_for_the_write():
     count a chunk behind)."""
     import os
 
-    from analysis.runs import make_job, make_rules, seat_strategies
+    from analysis.runs import make_job
+    from analysis.spec import make_rules, seat_strategies
     from sim import runner
 
     class Sink:

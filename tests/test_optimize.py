@@ -11,7 +11,8 @@ import pytest
 
 import strategies
 from analysis.optimize import _tunable, optimize
-from analysis.runs import make_rules, simulate
+from analysis.runs import simulate
+from analysis.spec import make_rules
 from bidlab.cli import main
 from sim.errors import BidlabError
 from sim.games import get_game

@@ -9,7 +9,8 @@ import numpy as np
 import pytest
 
 from analysis.bidev import bid_ev
-from analysis.runs import make_rules, policy_arrays, seat_strategies
+from analysis.runs import policy_arrays
+from analysis.spec import make_rules, seat_strategies
 from analysis.summary import wilson_interval
 from sim.cards import parse_cards
 from sim.errors import BidlabError

@@ -211,7 +211,8 @@ def test_bridge_every_call_is_dealt(boards):
     """Every call of boards bid by natural in every seat: the hidden hands are dealt
     so that the natural seats make the calls so far (the sampling step; no double-dummy
     solving)."""
-    from analysis.runs import policy_arrays, seat_strategies
+    from analysis.runs import policy_arrays
+    from analysis.spec import seat_strategies
     from sim.games.bridge import core as C
     from sim.games.bridge import engine as E
     from sim.games.bridge import kernel as K

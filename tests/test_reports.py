@@ -286,7 +286,8 @@ def test_bridge_report_situations_are_real_auctions():
                 and hands[i, SEAT_NAMES.index(seat)] == parse_hand(hand)]
         assert rows, sit.state
     assert respond.state["calls"] in ("1H,P", "1S,P")
-    from analysis.runs import policy_arrays, seat_strategies
+    from analysis.runs import policy_arrays
+    from analysis.spec import seat_strategies
     from sim.games.bridge.rules import make
     seats = seat_strategies("bridge", make(), ["all=natural"])
     seat, _, hand = respond.state["hand"].partition("=")

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from analysis.bidev import bid_ev
-from analysis.runs import make_rules
+from analysis.spec import make_rules
 from sim.errors import BidlabError
 from sim.games.vybory.rules import pack
 from sim.games.vybory.situation import candidates, parse
@@ -85,7 +85,8 @@ def test_the_walk_from_a_consistent_deal_samples_what_rejection_samples():
     from scipy.stats import chi2_contingency
 
     import bidlab
-    from analysis.runs import policy_arrays, seat_strategies
+    from analysis.runs import policy_arrays
+    from analysis.spec import seat_strategies
     from sim.cards import parse_cards
     from sim.games.vybory import kernel as K
     from sim.games.vybory import rollout as RO
@@ -161,7 +162,8 @@ def _random_table(seed):
 def _solved_setup(which):
     """(policies, situation, (ids, params, table), own hand mask) with every seat
     playing ``solved``: the shipped solution, or ``_random_table``'s."""
-    from analysis.runs import policy_arrays, seat_strategies
+    from analysis.runs import policy_arrays
+    from analysis.spec import seat_strategies
     from sim.games.vybory import rollout as RO
 
     rules = make_rules("vybory", {})
@@ -329,7 +331,8 @@ def test_callers_are_judged_under_the_type_set_in_force():
     ``expected`` callers make their announcements under the alt types
     (tens_jacks_no_clubs is not no_clubs): the observation the callers are asked in shows
     the rules in force."""
-    from analysis.runs import policy_arrays, seat_strategies
+    from analysis.runs import policy_arrays
+    from analysis.spec import seat_strategies
     from sim import harness as H
     from sim.games.vybory import kernel as K
     from sim.games.vybory import rollout as RO

@@ -7,7 +7,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from analysis.runs import make_rules, policy_arrays, seat_strategies
+from analysis.runs import policy_arrays
+from analysis.spec import make_rules, seat_strategies
 from sim import tricks as T
 from sim.cards import parse_cards
 from sim.errors import BidlabError

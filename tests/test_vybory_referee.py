@@ -12,8 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from analysis.runs import make_rules, policy_arrays, seat_strategies
+from analysis.runs import policy_arrays
 from analysis.runs import trace as run_trace
+from analysis.spec import make_rules, seat_strategies
 from sim.errors import RefereeError
 from sim.games import get_game
 from sim.games.vybory import referee as R

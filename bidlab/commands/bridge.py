@@ -176,7 +176,8 @@ def run(args) -> None:
 
 def _bridge_team(args, progress) -> None:
     from analysis.bridge import team_match
-    from analysis.runs import import_deals, make_rules
+    from analysis.runs import import_deals
+    from analysis.spec import make_rules
     deals = import_deals("bridge", args.boards) if args.boards else None
     r = team_match(args.a, args.b, args.n, seed=args.seed, progress=progress, deals=deals,
                    rules=make_rules("bridge", given_rules(args)))

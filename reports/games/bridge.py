@@ -38,7 +38,8 @@ def situations(ctx) -> list[Situation]:
     """Two moments of boards of the report's seed, bid by natural in every seat: the
     responder after partner's one of a major and a pass, and a first speaker with 11 or
     12 HCP (open or pass?). The hidden hands are dealt to fit the calls made."""
-    from analysis.runs import policy_arrays, seat_strategies
+    from analysis.runs import policy_arrays
+    from analysis.spec import seat_strategies
     from sim.games.bridge import core as C
     from sim.games.bridge import engine as E
     from sim.games.bridge import kernel as K

@@ -87,8 +87,9 @@ def _digest_columns(columns: dict) -> str:
 def digests() -> dict[str, str]:
     import numba
 
-    from analysis.runs import make_rules, policy_arrays, seat_strategies
+    from analysis.runs import policy_arrays
     from analysis.runs import trace as run_trace
+    from analysis.spec import make_rules, seat_strategies
     from sim.games import get_game
     from sim.games.bridge import dd as DD
 
